@@ -1,0 +1,109 @@
+package analyze
+
+import (
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+	"sigs.k8s.io/gateway-api/pkg/features"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/model"
+)
+
+// engine carries one analysis: the model, its index and the result being built.
+type engine struct {
+	opts  Options
+	now   metav1.Time
+	ix    *index
+	res   *Result
+	certs *certificateCache
+}
+
+// Analyze runs the engine over a model. It never fails: every problem in the input
+// becomes a condition or a finding.
+func Analyze(m *model.Model, opts Options) *Result {
+	if opts.Now.IsZero() {
+		opts.Now = time.Now()
+	}
+	e := &engine{
+		opts:  opts,
+		now:   metav1.NewTime(opts.Now.UTC().Truncate(time.Second)),
+		ix:    newIndex(m),
+		res:   &Result{Model: m, Now: opts.Now},
+		certs: newCertificateCache(),
+	}
+	e.classes()
+	e.gateways()
+	e.listenerSets()
+	for _, g := range e.res.Gateways {
+		e.listeners(g)
+		e.gatewayStatus(g)
+	}
+	for _, ls := range e.res.ListenerSets {
+		e.listenerSetStatus(ls)
+	}
+	for _, g := range e.res.Gateways {
+		for _, ls := range g.ListenerSets {
+			if IsTrue(ls.Conditions, "Accepted") {
+				g.AttachedListenerSets++
+			}
+		}
+	}
+	e.routes()
+	e.policies()
+	e.findings()
+	return e.res
+}
+
+func (e *engine) classes() {
+	for _, c := range e.res.Model.GatewayClasses {
+		cr := &GatewayClassResult{
+			Class:   c,
+			InScope: e.opts.Controller == "" || string(c.Obj.Spec.ControllerName) == e.opts.Controller,
+		}
+		switch {
+		case e.opts.Features != nil:
+			cr.Features = e.opts.Features
+		case len(c.Obj.Status.SupportedFeatures) > 0:
+			cr.Features = Features{}
+			for _, f := range c.Obj.Status.SupportedFeatures {
+				cr.Features[features.FeatureName(f.Name)] = true
+			}
+		}
+		e.res.GatewayClasses = append(e.res.GatewayClasses, cr)
+		e.ix.classes[c.Obj.Name] = cr
+	}
+}
+
+// features is what the Gateway's implementation supports.
+func (e *engine) features(g *GatewayResult) Features {
+	if g.Class != nil {
+		return g.Class.Features
+	}
+	return e.opts.Features
+}
+
+func (e *engine) gateways() {
+	for _, g := range e.res.Model.Gateways {
+		gr := &GatewayResult{Gateway: g}
+		className := string(g.Obj.Spec.GatewayClassName)
+		if c := e.ix.classes[className]; c != nil {
+			if !c.InScope {
+				continue
+			}
+			gr.Class = c
+			gr.Controller = c.Class.Obj.Spec.ControllerName
+		} else {
+			if e.opts.Controller != "" {
+				// Another controller's class may own it; nothing in scope writes its status.
+				continue
+			}
+			gr.Controller = gwv1.GatewayController(e.opts.Controller)
+		}
+		for _, l := range g.Obj.Spec.Listeners {
+			gr.Listeners = append(gr.Listeners, &ListenerResult{Gateway: gr, Listener: l})
+		}
+		e.res.Gateways = append(e.res.Gateways, gr)
+		e.ix.gateways[nn{Namespace: g.Obj.Namespace, Name: g.Obj.Name}] = gr
+	}
+}

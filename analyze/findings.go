@@ -1,0 +1,213 @@
+package analyze
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/model"
+)
+
+// Severity orders findings; --fail-on compares against it.
+type Severity int
+
+const (
+	SeverityInfo Severity = iota
+	SeverityWarning
+	SeverityError
+)
+
+func (s Severity) String() string {
+	switch s {
+	case SeverityError:
+		return "error"
+	case SeverityWarning:
+		return "warning"
+	}
+	return "info"
+}
+
+// MarshalText writes the severity as its name.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// ParseSeverity reads error, warning, info (and none, which no finding reaches).
+func ParseSeverity(s string) (Severity, error) {
+	switch strings.ToLower(s) {
+	case "error":
+		return SeverityError, nil
+	case "warning", "warn":
+		return SeverityWarning, nil
+	case "info":
+		return SeverityInfo, nil
+	case "none", "never":
+		return SeverityError + 1, nil
+	}
+	return 0, fmt.Errorf("severity %q: want error, warning, info or none", s)
+}
+
+// Finding is one problem a user must act on: a stable rule ID, the object and where
+// it came from, what is wrong and how to fix it.
+type Finding struct {
+	Rule     string       `json:"rule"`
+	Severity Severity     `json:"severity"`
+	Object   model.Ref    `json:"object"`
+	Field    string       `json:"field,omitempty"`
+	Source   model.Source `json:"source"`
+	Message  string       `json:"message"`
+	Fix      string       `json:"fix,omitempty"`
+}
+
+// ConditionRule is the stable rule ID of a condition finding: the object it is on,
+// the condition type and the reason, as gateway-api names them
+// (for example route/Accepted/NoMatchingListenerHostname).
+func ConditionRule(object, conditionType, reason string) string {
+	return object + "/" + conditionType + "/" + reason
+}
+
+func (e *engine) add(f Finding) { e.res.Findings = append(e.res.Findings, f) }
+
+// fromCondition turns an unhealthy condition into a finding.
+func (e *engine) fromCondition(object string, c Condition, sev Severity, ref model.Ref, src model.Source, field string) {
+	e.add(Finding{Rule: ConditionRule(object, c.Type, c.Reason), Severity: sev, Object: ref, Field: field, Source: src, Message: c.Message, Fix: c.Fix})
+}
+
+func refOf(kind string, m metav1.ObjectMeta) model.Ref {
+	return model.Ref{Kind: kind, Namespace: m.Namespace, Name: m.Name}
+}
+
+// findings derives findings from every decision, then orders them by where they
+// come from so output is stable.
+func (e *engine) findings() {
+	for _, g := range e.res.Gateways {
+		gw := g.Gateway
+		ref := refOf("Gateway", gw.Obj.ObjectMeta)
+		if g.Class == nil {
+			e.add(Finding{Rule: "gateway/GatewayClassNotFound", Severity: SeverityWarning, Object: ref, Source: gw.Source,
+				Message: fmt.Sprintf("GatewayClass %q is not in the input; analyzed as a conformant controller supporting every feature", gw.Obj.Spec.GatewayClassName),
+				Fix:     "include the GatewayClass (with status.supportedFeatures) or pass --supported-features"})
+		}
+		for _, c := range g.Conditions {
+			switch {
+			case c.Type == string(gwv1.GatewayConditionAccepted) && c.Status == metav1.ConditionFalse:
+				e.fromCondition("gateway", c, SeverityError, ref, gw.Source, "")
+			case c.Type == string(gwv1.GatewayConditionResolvedRefs) && c.Status == metav1.ConditionFalse && c.Reason != string(gwv1.GatewayReasonListenersNotResolved):
+				e.fromCondition("gateway", c, SeverityError, ref, gw.Source, "spec.tls.backend.clientCertificateRef")
+			}
+		}
+		for _, l := range g.Listeners {
+			e.listenerFindings(l, ref, gw.Source)
+		}
+	}
+	for _, ls := range e.res.ListenerSets {
+		o := ls.ListenerSet
+		ref := refOf("ListenerSet", o.Obj.ObjectMeta)
+		if c := Find(ls.Conditions, "Accepted"); c != nil && c.Status == metav1.ConditionFalse {
+			e.fromCondition("listenerset", *c, SeverityError, ref, o.Source, "")
+		}
+		if ls.Allowed {
+			for _, l := range ls.Listeners {
+				e.listenerFindings(l, ref, o.Source)
+			}
+		}
+	}
+	for _, rr := range e.res.Routes {
+		r := rr.Route
+		ref := refOf(r.Kind, r.ObjectMeta)
+		if len(r.ParentRefs) == 0 {
+			e.add(Finding{Rule: "route/NoParentRefs", Severity: SeverityWarning, Object: ref, Source: r.Source,
+				Message: "the route names no parentRefs, so it attaches to nothing", Fix: "add spec.parentRefs naming a Gateway or ListenerSet"})
+		}
+		for _, p := range rr.Parents {
+			if !p.Written {
+				continue
+			}
+			if c := Find(p.Conditions, "Accepted"); c != nil && c.Status == metav1.ConditionFalse {
+				e.fromCondition("route", *c, SeverityError, ref, r.Source, fmt.Sprintf("spec.parentRefs[%d]", p.Index))
+			}
+		}
+		if rr.ResolvedRefs.Status == metav1.ConditionFalse {
+			e.fromCondition("route", rr.ResolvedRefs, SeverityError, ref, r.Source, "spec.rules[].backendRefs")
+		}
+		for _, b := range rr.Backends {
+			switch {
+			case b.External:
+				e.add(Finding{Rule: "reference/External", Severity: SeverityInfo, Object: ref, Source: r.Source, Field: fmt.Sprintf("spec.rules[%d].backendRefs", b.Rule),
+					Message: fmt.Sprintf("backend %s/%s is declared external and was not verified", b.Namespace, b.Ref.Name)})
+			case b.Service != nil && b.Ref.Port != nil && !servicePort(b.Service, int32(*b.Ref.Port)):
+				e.add(Finding{Rule: "route/BackendPortNotFound", Severity: SeverityWarning, Object: ref, Source: r.Source, Field: fmt.Sprintf("spec.rules[%d].backendRefs", b.Rule),
+					Message: fmt.Sprintf("Service %s/%s has no port %d; traffic to this backend fails", b.Namespace, b.Ref.Name, *b.Ref.Port),
+					Fix:     "set backendRefs[].port to one of the Service's spec.ports[].port"})
+			}
+		}
+	}
+	for _, pr := range e.res.BackendTLSPolicies {
+		p := pr.Policy
+		ref := refOf("BackendTLSPolicy", p.Obj.ObjectMeta)
+		for _, c := range pr.Conditions {
+			if c.Status == metav1.ConditionFalse {
+				e.fromCondition("backendtlspolicy", c, SeverityError, ref, p.Source, "")
+			}
+		}
+		if len(pr.Ancestors) == 0 && IsTrue(pr.Conditions, "Accepted") {
+			e.add(Finding{Rule: "backendtlspolicy/NoAncestors", Severity: SeverityInfo, Object: ref, Source: p.Source,
+				Message: "no route attached to a Gateway in the input reaches a Service this policy targets, so no controller reports on it",
+				Fix:     "check spec.targetRefs, or include the routes that use the Service"})
+		}
+	}
+	for _, u := range e.res.Model.Unreadable {
+		e.add(Finding{Rule: "load/Unreadable", Severity: SeverityWarning, Object: model.Ref{Kind: u.Kind, Namespace: u.Namespace},
+			Message: fmt.Sprintf("could not read %s: %s; checks that need them were skipped", u.Kind, u.Reason),
+			Fix:     "grant get/list on them to this identity, or analyze manifests with -f"})
+	}
+	sort.SliceStable(e.res.Findings, func(i, j int) bool {
+		a, b := e.res.Findings[i], e.res.Findings[j]
+		if a.Source.File != b.Source.File {
+			return a.Source.File < b.Source.File
+		}
+		if a.Source.Line != b.Source.Line {
+			return a.Source.Line < b.Source.Line
+		}
+		if a.Object != b.Object {
+			return a.Object.String() < b.Object.String()
+		}
+		if a.Field != b.Field {
+			return a.Field < b.Field
+		}
+		return a.Rule < b.Rule
+	})
+}
+
+func (e *engine) listenerFindings(l *ListenerResult, owner model.Ref, src model.Source) {
+	field := fmt.Sprintf("listener %s", l.Name())
+	for _, c := range l.Conditions {
+		switch {
+		case c.Type == string(gwv1.ListenerConditionAccepted) && c.Status == metav1.ConditionFalse:
+			e.fromCondition("listener", c, SeverityError, owner, src, field)
+		case c.Type == string(gwv1.ListenerConditionResolvedRefs) && c.Status == metav1.ConditionFalse:
+			e.fromCondition("listener", c, SeverityError, owner, src, field)
+		case c.Type == string(gwv1.ListenerConditionOverlappingTLSConfig):
+			e.fromCondition("listener", c, SeverityWarning, owner, src, field)
+		}
+	}
+	for _, cr := range l.Certificates {
+		if cr.External {
+			e.add(Finding{Rule: "reference/External", Severity: SeverityInfo, Object: owner, Source: src, Field: field,
+				Message: fmt.Sprintf("certificate Secret %s is declared external and was not verified", cr.Ref.Name)})
+		}
+	}
+}
+
+func servicePort(s *model.Service, port int32) bool {
+	if len(s.Obj.Spec.Ports) == 0 {
+		return true // a headless or selector-less Service declares no ports to check
+	}
+	for _, p := range s.Obj.Spec.Ports {
+		if p.Port == port {
+			return true
+		}
+	}
+	return false
+}

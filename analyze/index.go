@@ -1,0 +1,113 @@
+package analyze
+
+import (
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/model"
+)
+
+type nn = model.NamespacedName
+
+// index holds every lookup the engine makes, built once so that no rule scans the
+// model: attachment cost then grows with the number of parentRefs, not with
+// listeners x routes.
+type index struct {
+	classes      map[string]*GatewayClassResult
+	gateways     map[nn]*GatewayResult
+	listenerSets map[nn]*ListenerSetResult
+	namespaces   map[string]*model.Namespace
+	secrets      map[nn]*model.Secret
+	configMaps   map[nn]*model.ConfigMap
+	services     map[nn]*model.Service
+	// grants are the ReferenceGrants by the namespace they live in (the "to" side).
+	grants map[string][]*model.ReferenceGrant
+}
+
+func newIndex(m *model.Model) *index {
+	ix := &index{
+		classes:      make(map[string]*GatewayClassResult, len(m.GatewayClasses)),
+		gateways:     make(map[nn]*GatewayResult, len(m.Gateways)),
+		listenerSets: make(map[nn]*ListenerSetResult, len(m.ListenerSets)),
+		namespaces:   make(map[string]*model.Namespace, len(m.Namespaces)),
+		secrets:      make(map[nn]*model.Secret, len(m.Secrets)),
+		configMaps:   make(map[nn]*model.ConfigMap, len(m.ConfigMaps)),
+		services:     make(map[nn]*model.Service, len(m.Services)),
+		grants:       map[string][]*model.ReferenceGrant{},
+	}
+	for _, n := range m.Namespaces {
+		ix.namespaces[n.Obj.Name] = n
+	}
+	for _, s := range m.Secrets {
+		ix.secrets[nn{Namespace: s.Obj.Namespace, Name: s.Obj.Name}] = s
+	}
+	for _, c := range m.ConfigMaps {
+		ix.configMaps[nn{Namespace: c.Obj.Namespace, Name: c.Obj.Name}] = c
+	}
+	for _, s := range m.Services {
+		ix.services[nn{Namespace: s.Obj.Namespace, Name: s.Obj.Name}] = s
+	}
+	for _, g := range m.ReferenceGrants {
+		ix.grants[g.Obj.Namespace] = append(ix.grants[g.Obj.Namespace], g)
+	}
+	return ix
+}
+
+// namespaceLabels returns a namespace's labels. A namespace missing from the input
+// still carries kubernetes.io/metadata.name, which the API server sets on every
+// namespace; known is false then.
+func (ix *index) namespaceLabels(name string) (labels map[string]string, known bool) {
+	if ns, ok := ix.namespaces[name]; ok {
+		l := make(map[string]string, len(ns.Obj.Labels)+1)
+		for k, v := range ns.Obj.Labels {
+			l[k] = v
+		}
+		l["kubernetes.io/metadata.name"] = name
+		return l, true
+	}
+	return map[string]string{"kubernetes.io/metadata.name": name}, false
+}
+
+// grantFor returns the ReferenceGrant that allows a reference from an object of
+// fromGroup/fromKind in fromNS to toGroup/toKind toNS/toName, or nil. References
+// within one namespace need no grant and are not asked about.
+func (ix *index) grantFor(fromGroup, fromKind, fromNS, toGroup, toKind, toNS, toName string) *model.ReferenceGrant {
+	for _, g := range ix.grants[toNS] {
+		fromOK := false
+		for _, f := range g.Obj.Spec.From {
+			if string(f.Group) == fromGroup && string(f.Kind) == fromKind && string(f.Namespace) == fromNS {
+				fromOK = true
+				break
+			}
+		}
+		if !fromOK {
+			continue
+		}
+		for _, t := range g.Obj.Spec.To {
+			if string(t.Group) == toGroup && string(t.Kind) == toKind && (t.Name == nil || *t.Name == "" || string(*t.Name) == toName) {
+				return g
+			}
+		}
+	}
+	return nil
+}
+
+func groupOr(g *gwv1.Group, def string) string {
+	if g == nil {
+		return def
+	}
+	return string(*g)
+}
+
+func kindOr(k *gwv1.Kind, def string) string {
+	if k == nil || *k == "" {
+		return def
+	}
+	return string(*k)
+}
+
+func namespaceOr(n *gwv1.Namespace, def string) string {
+	if n == nil || *n == "" {
+		return def
+	}
+	return string(*n)
+}

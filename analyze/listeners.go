@@ -1,0 +1,253 @@
+package analyze
+
+import (
+	"fmt"
+	"strings"
+
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+	"sigs.k8s.io/gateway-api/pkg/features"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/hostname"
+)
+
+// problem is a reason a listener is not accepted or its references do not resolve,
+// kept until conflicts are known and the conditions are written.
+type problem struct {
+	reason  string
+	message string
+	fix     string
+}
+
+// listenerState is the engine's working state for one listener.
+type listenerState struct {
+	notAccepted  *problem // protocol, TLS mode or hostname unsupported
+	conflict     *problem
+	unresolved   []problem // ResolvedRefs problems, most important first
+	certInvalid  bool      // no usable certificate: not programmed
+	noValidCA    bool      // every frontend CA ref is invalid (Accepted False)
+	overlaps     []string  // listeners whose hostnames overlap this one's (OverlappingTLSConfig)
+}
+
+// routeKindsFor lists the route kinds a protocol (and TLS mode) carries, as the
+// Listener API documents them; TLS listeners never carry TCPRoute here.
+func routeKindsFor(l *ListenerResult, f Features) []string {
+	var kinds []string
+	switch l.Listener.Protocol {
+	case gwv1.HTTPProtocolType, gwv1.HTTPSProtocolType:
+		kinds = append(kinds, "HTTPRoute")
+		if f.Supports(features.SupportGRPCRoute) {
+			kinds = append(kinds, "GRPCRoute")
+		}
+	case gwv1.TLSProtocolType:
+		if f.Supports(features.SupportTLSRoute) {
+			kinds = append(kinds, "TLSRoute")
+		}
+	case gwv1.TCPProtocolType:
+		if f.Supports(features.SupportTCPRoute) {
+			kinds = append(kinds, "TCPRoute")
+		}
+	case gwv1.UDPProtocolType:
+		if f.Supports(features.SupportUDPRoute) {
+			kinds = append(kinds, "UDPRoute")
+		}
+	}
+	return kinds
+}
+
+// listeners validates every listener of a Gateway and its admitted ListenerSets,
+// then resolves conflicts across the merged set.
+func (e *engine) listeners(g *GatewayResult) {
+	f := e.features(g)
+	for _, l := range g.Listeners {
+		l.state = &listenerState{}
+		e.validateListener(g, l, f)
+	}
+	for _, ls := range g.ListenerSets {
+		if !ls.Allowed {
+			continue // not part of the Gateway: nothing is configured for it
+		}
+		for _, l := range ls.Listeners {
+			l.state = &listenerState{}
+			e.validateListener(g, l, f)
+		}
+	}
+	e.conflicts(g)
+	for _, r := range mergedListeners(g) {
+		e.listenerConditions(r.l)
+	}
+}
+
+func (e *engine) validateListener(g *GatewayResult, l *ListenerResult, f Features) {
+	st := l.state
+	li := l.Listener
+	proto := li.Protocol
+	step := func(rule string, passed bool, detail, fix string) {
+		if passed {
+			fix = ""
+		}
+		l.Trace = append(l.Trace, Step{Rule: rule, Subject: "listener " + l.Name(), Passed: passed, Detail: detail, Fix: fix})
+	}
+
+	// Protocol (Listener.Protocol; Core: HTTP, HTTPS; Extended: TLS, TCP, UDP).
+	supported := false
+	switch proto {
+	case gwv1.HTTPProtocolType, gwv1.HTTPSProtocolType:
+		supported = true
+	case gwv1.TLSProtocolType:
+		supported = f.Supports(features.SupportTLSRoute)
+	case gwv1.TCPProtocolType:
+		supported = f.Supports(features.SupportTCPRoute)
+	case gwv1.UDPProtocolType:
+		supported = f.Supports(features.SupportUDPRoute)
+	}
+	if !supported {
+		st.notAccepted = &problem{string(gwv1.ListenerReasonUnsupportedProtocol),
+			fmt.Sprintf("protocol %q is not supported", proto),
+			"use one of HTTP, HTTPS, TLS, TCP, UDP" + closestProtocol(string(proto))}
+		step("listener.protocol", false, st.notAccepted.message, st.notAccepted.fix)
+	} else {
+		step("listener.protocol", true, fmt.Sprintf("protocol %s is supported", proto), "")
+	}
+
+	// TLS settings (Listener CEL rules and ListenerTLSConfig; GEP-2643 for TLS modes).
+	if supported {
+		if p := tlsSettingsProblem(l, f); p != nil {
+			st.notAccepted = p
+			step("listener.tls", false, p.message, p.fix)
+		}
+	}
+
+	// Hostname (spec 003: valid DNS name, wildcard only as the leftmost label).
+	if st.notAccepted == nil && li.Hostname != nil && *li.Hostname != "" {
+		switch proto {
+		case gwv1.TCPProtocolType, gwv1.UDPProtocolType:
+			st.notAccepted = &problem{string(gwv1.ListenerReasonUnsupportedValue),
+				fmt.Sprintf("hostname must not be set for protocol %s", proto), "remove spec.listeners[].hostname"}
+		default:
+			if err := hostname.Validate(string(*li.Hostname)); err != nil {
+				st.notAccepted = &problem{string(gwv1.ListenerReasonUnsupportedValue), err.Error(),
+					"use a DNS name such as app.example.com or a wildcard such as *.example.com"}
+			}
+		}
+		if st.notAccepted != nil {
+			step("listener.hostname", false, st.notAccepted.message, st.notAccepted.fix)
+		}
+	}
+
+	// Route kinds (AllowedRoutes.Kinds; ResolvedRefs/InvalidRouteKinds).
+	kinds := routeKindsFor(l, f)
+	if !supported {
+		kinds = nil
+	}
+	l.SupportedKinds = []gwv1.RouteGroupKind{}
+	if li.AllowedRoutes == nil || len(li.AllowedRoutes.Kinds) == 0 {
+		for _, k := range kinds {
+			l.SupportedKinds = append(l.SupportedKinds, routeGroupKind(k))
+		}
+	} else {
+		var invalid []string
+		for _, rk := range li.AllowedRoutes.Kinds {
+			group := groupOr(rk.Group, gwv1.GroupName)
+			if group == gwv1.GroupName && contains(kinds, string(rk.Kind)) {
+				l.SupportedKinds = append(l.SupportedKinds, routeGroupKind(string(rk.Kind)))
+			} else {
+				invalid = append(invalid, groupKindString(group, string(rk.Kind)))
+			}
+		}
+		if len(invalid) > 0 && supported {
+			p := problem{string(gwv1.ListenerReasonInvalidRouteKinds),
+				fmt.Sprintf("route kinds %s are not supported on a %s listener", strings.Join(invalid, ", "), protocolLabel(l)),
+				fmt.Sprintf("remove them from allowedRoutes.kinds; a %s listener takes %s", protocolLabel(l), orNone(kinds))}
+			st.unresolved = append(st.unresolved, p)
+			step("listener.allowedRoutes.kinds", false, p.message, p.fix)
+		}
+	}
+
+	// Certificates (ListenerTLSConfig.CertificateRefs) for terminating listeners.
+	if supported && st.notAccepted == nil && l.TLSMode() == gwv1.TLSModeTerminate {
+		e.resolveCertificates(l)
+	}
+	// Frontend client-certificate validation (GatewayTLSConfig.Frontend), HTTPS only.
+	if supported && st.notAccepted == nil && proto == gwv1.HTTPSProtocolType {
+		e.resolveFrontendValidation(g, l)
+	}
+}
+
+// tlsSettingsProblem applies the Listener's TLS rules: HTTPS terminates and needs
+// certificates; TLS needs a mode; Passthrough takes no certificates; Terminate on a
+// TLS listener is Extended (TLSRouteModeTerminate); HTTP, TCP and UDP take no tls.
+func tlsSettingsProblem(l *ListenerResult, f Features) *problem {
+	li := l.Listener
+	unsupported := string(gwv1.ListenerReasonUnsupportedValue)
+	switch li.Protocol {
+	case gwv1.HTTPProtocolType, gwv1.TCPProtocolType, gwv1.UDPProtocolType:
+		if li.TLS != nil {
+			return &problem{unsupported, fmt.Sprintf("tls must not be set for protocol %s", li.Protocol),
+				"remove tls, or use protocol HTTPS (or TLS) to terminate TLS"}
+		}
+	case gwv1.HTTPSProtocolType:
+		if li.TLS != nil && li.TLS.Mode != nil && *li.TLS.Mode == gwv1.TLSModePassthrough {
+			return &problem{unsupported, "tls mode must be Terminate for protocol HTTPS",
+				"use protocol TLS with mode Passthrough to pass TLS through, or remove tls.mode"}
+		}
+	case gwv1.TLSProtocolType:
+		switch {
+		case li.TLS == nil || li.TLS.Mode == nil || *li.TLS.Mode == "":
+			return &problem{unsupported, "tls.mode must be set for protocol TLS",
+				"set tls.mode to Passthrough (route on SNI, backend terminates) or Terminate"}
+		case *li.TLS.Mode == gwv1.TLSModePassthrough && len(li.TLS.CertificateRefs) > 0:
+			return &problem{unsupported, "tls.certificateRefs must be empty when tls.mode is Passthrough",
+				"remove tls.certificateRefs: in Passthrough the backend presents its own certificate"}
+		case *li.TLS.Mode == gwv1.TLSModeTerminate && !f.Supports(features.SupportTLSRouteModeTerminate):
+			return &problem{unsupported, "tls.mode Terminate on a TLS listener is not supported by this implementation (feature TLSRouteModeTerminate)",
+				"use tls.mode Passthrough, or an HTTPS listener with an HTTPRoute"}
+		}
+	}
+	return nil
+}
+
+func protocolLabel(l *ListenerResult) string {
+	if m := l.TLSMode(); m != "" && l.Listener.Protocol == gwv1.TLSProtocolType {
+		return fmt.Sprintf("%s/%s", l.Listener.Protocol, m)
+	}
+	return string(l.Listener.Protocol)
+}
+
+func orNone(kinds []string) string {
+	if len(kinds) == 0 {
+		return "no route kinds"
+	}
+	return strings.Join(kinds, " and ")
+}
+
+func routeGroupKind(kind string) gwv1.RouteGroupKind {
+	g := gwv1.Group(gwv1.GroupName)
+	return gwv1.RouteGroupKind{Group: &g, Kind: gwv1.Kind(kind)}
+}
+
+func groupKindString(group, kind string) string {
+	if group == "" {
+		return kind
+	}
+	return kind + "." + group
+}
+
+func contains(xs []string, x string) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+// closestProtocol suggests the standard protocol a mistyped one was meant to be.
+func closestProtocol(p string) string {
+	up := strings.ToUpper(p)
+	for _, want := range []string{"HTTPS", "HTTP", "TLS", "TCP", "UDP"} {
+		if up == want || strings.HasPrefix(up, want) {
+			return fmt.Sprintf(" (did you mean %q?)", want)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,130 @@
+package analyze
+
+import (
+	"fmt"
+	"sort"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// listenerSets resolves every ListenerSet's parent and whether the parent's
+// allowedListeners admits it (GEP-1713, apis/v1 listenerset_types.go).
+func (e *engine) listenerSets() {
+	for _, ls := range e.res.Model.ListenerSets {
+		lr := &ListenerSetResult{ListenerSet: ls}
+		o := ls.Obj
+		ref := o.Spec.ParentRef
+		group := groupOr(ref.Group, gwv1.GroupName)
+		kind := kindOr(ref.Kind, "Gateway")
+		ns := namespaceOr(ref.Namespace, o.Namespace)
+		for _, l := range o.Spec.Listeners {
+			lr.Listeners = append(lr.Listeners, &ListenerResult{ListenerSet: lr, Listener: gwv1.Listener{
+				Name: l.Name, Hostname: l.Hostname, Port: l.Port, Protocol: l.Protocol, TLS: l.TLS, AllowedRoutes: l.AllowedRoutes,
+			}})
+		}
+		if group != gwv1.GroupName || kind != "Gateway" {
+			lr.Trace = append(lr.Trace, Step{Rule: "listenerset.parentRef", Detail: fmt.Sprintf("parentRef names %s/%s, not a Gateway", group, kind),
+				Fix: "set spec.parentRef.kind to Gateway (group gateway.networking.k8s.io)"})
+			e.res.ListenerSets = append(e.res.ListenerSets, lr)
+			continue
+		}
+		gw := e.ix.gateways[nn{Namespace: ns, Name: string(ref.Name)}]
+		if gw == nil {
+			if e.inScopeElsewhere(ns, string(ref.Name)) {
+				continue // the parent belongs to another controller
+			}
+			lr.Trace = append(lr.Trace, Step{Rule: "listenerset.parentRef", Inputs: map[string]string{"parentRef": ns + "/" + string(ref.Name)},
+				Detail: fmt.Sprintf("Gateway %s/%s is not in the input", ns, ref.Name),
+				Fix:    "check spec.parentRef.name and namespace, or include the Gateway in the input"})
+			e.res.ListenerSets = append(e.res.ListenerSets, lr)
+			e.ix.listenerSets[nn{Namespace: o.Namespace, Name: o.Name}] = lr
+			continue
+		}
+		lr.Parent = gw
+		for _, l := range lr.Listeners {
+			l.Gateway = gw
+		}
+		lr.Allowed, lr.Trace = e.listenerSetAllowed(gw, lr)
+		gw.ListenerSets = append(gw.ListenerSets, lr)
+		e.res.ListenerSets = append(e.res.ListenerSets, lr)
+		e.ix.listenerSets[nn{Namespace: o.Namespace, Name: o.Name}] = lr
+	}
+	for _, g := range e.res.Gateways {
+		sort.SliceStable(g.ListenerSets, func(i, j int) bool {
+			return listenerSetBefore(g.ListenerSets[i], g.ListenerSets[j])
+		})
+	}
+}
+
+// inScopeElsewhere reports whether a Gateway exists in the input but was left out
+// because its class belongs to a controller not selected.
+func (e *engine) inScopeElsewhere(namespace, name string) bool {
+	for _, g := range e.res.Model.Gateways {
+		if g.Obj.Namespace == namespace && g.Obj.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// listenerSetBefore orders ListenerSets by the merge precedence of
+// ListenerSetSpec.Listeners: creation time (oldest first), then namespace/name.
+func listenerSetBefore(a, b *ListenerSetResult) bool {
+	ta, tb := a.ListenerSet.Obj.CreationTimestamp, b.ListenerSet.Obj.CreationTimestamp
+	if !ta.Equal(&tb) {
+		if ta.IsZero() != tb.IsZero() {
+			return !ta.IsZero() // a set with a timestamp is older than one not yet created
+		}
+		return ta.Before(&tb)
+	}
+	ka := a.ListenerSet.Obj.Namespace + "/" + a.ListenerSet.Obj.Name
+	kb := b.ListenerSet.Obj.Namespace + "/" + b.ListenerSet.Obj.Name
+	return ka < kb
+}
+
+// listenerSetAllowed applies the parent Gateway's spec.allowedListeners (default
+// from: None).
+func (e *engine) listenerSetAllowed(gw *GatewayResult, ls *ListenerSetResult) (bool, []Step) {
+	g := gw.Gateway.Obj
+	from := gwv1.NamespacesFromNone
+	var selector *metav1.LabelSelector
+	if al := g.Spec.AllowedListeners; al != nil && al.Namespaces != nil {
+		if al.Namespaces.From != nil {
+			from = *al.Namespaces.From
+		}
+		selector = al.Namespaces.Selector
+	}
+	lsNS := ls.ListenerSet.Obj.Namespace
+	step := Step{Rule: "gateway.allowedListeners", Subject: "Gateway " + g.Namespace + "/" + g.Name,
+		Inputs: map[string]string{"from": string(from), "listenerSetNamespace": lsNS}}
+	switch from {
+	case gwv1.NamespacesFromAll:
+		step.Passed, step.Detail = true, "the Gateway allows ListenerSets from all namespaces"
+	case gwv1.NamespacesFromSame:
+		step.Passed = lsNS == g.Namespace
+		step.Detail = fmt.Sprintf("the Gateway allows ListenerSets from its own namespace %q only", g.Namespace)
+		step.Fix = fmt.Sprintf("move the ListenerSet to namespace %s, or set spec.allowedListeners.namespaces.from: All (or Selector) on the Gateway", g.Namespace)
+	case gwv1.NamespacesFromSelector:
+		nsLabels, _ := e.ix.namespaceLabels(lsNS)
+		sel, err := metav1.LabelSelectorAsSelector(selector)
+		if selector == nil || err != nil {
+			step.Detail = "spec.allowedListeners.namespaces.selector is missing or invalid"
+			step.Fix = "give spec.allowedListeners.namespaces a valid selector"
+			break
+		}
+		step.Inputs["selector"] = sel.String()
+		step.Inputs["namespaceLabels"] = labels.Set(nsLabels).String()
+		step.Passed = sel.Matches(labels.Set(nsLabels))
+		step.Detail = fmt.Sprintf("namespace %s labels {%s} against selector %s", lsNS, labels.Set(nsLabels).String(), sel.String())
+		step.Fix = fmt.Sprintf("label namespace %s so that it matches %s", lsNS, sel.String())
+	default: // None
+		step.Detail = "the Gateway does not allow ListenerSets (spec.allowedListeners.namespaces.from defaults to None)"
+		step.Fix = "set spec.allowedListeners.namespaces.from on the Gateway to Same, All or Selector"
+	}
+	if step.Passed {
+		step.Fix = ""
+	}
+	return step.Passed, []Step{step}
+}

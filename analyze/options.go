@@ -1,0 +1,53 @@
+package analyze
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Options steer the engine.
+type Options struct {
+	// Controller selects GatewayClasses by spec.controllerName; empty selects all.
+	Controller string
+	// Now is the clock for time-dependent checks and condition timestamps.
+	Now time.Time
+	// External lists objects that live outside the input (a Secret issued by
+	// cert-manager, a Service from another repository). A missing reference to one
+	// is reported as unverified instead of failing.
+	External []ExternalRef
+	// Features overrides the features every in-scope GatewayClass supports; nil
+	// means a class's status.supportedFeatures, or every feature when it lists none.
+	Features Features
+}
+
+// ExternalRef declares a kind, or one object of it, as living outside the input.
+type ExternalRef struct {
+	Kind      string
+	Namespace string // "" with Name "": every object of Kind
+	Name      string
+}
+
+// ParseExternal reads KIND or KIND/NAMESPACE/NAME.
+func ParseExternal(s string) (ExternalRef, error) {
+	parts := strings.Split(s, "/")
+	switch {
+	case len(parts) == 1 && parts[0] != "":
+		return ExternalRef{Kind: parts[0]}, nil
+	case len(parts) == 3 && parts[0] != "" && parts[1] != "" && parts[2] != "":
+		return ExternalRef{Kind: parts[0], Namespace: parts[1], Name: parts[2]}, nil
+	}
+	return ExternalRef{}, fmt.Errorf("--external %q: want KIND (every Secret: Secret) or KIND/NAMESPACE/NAME (Secret/infra/edge-cert)", s)
+}
+
+func (o *Options) isExternal(kind, namespace, name string) bool {
+	for _, e := range o.External {
+		if !strings.EqualFold(e.Kind, kind) {
+			continue
+		}
+		if e.Name == "" || (e.Namespace == namespace && e.Name == name) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,190 @@
+// Package analyze is the one engine of kubectl-gwtls: from a model it computes what
+// a conformant Gateway API controller would decide for every object (conditions,
+// attachments, intersected hostnames), the findings a user must act on, and the
+// trace of every decision. Every command reads its Result; none recomputes it.
+package analyze
+
+import (
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/model"
+)
+
+// Result is everything the engine decided about one model.
+type Result struct {
+	Model              *model.Model
+	Now                time.Time
+	GatewayClasses     []*GatewayClassResult
+	Gateways           []*GatewayResult
+	ListenerSets       []*ListenerSetResult
+	Routes             []*RouteResult
+	BackendTLSPolicies []*PolicyResult
+	Findings           []Finding
+}
+
+// Condition is a status condition as a controller writes it, plus the fix this tool
+// suggests when it is not the healthy state.
+type Condition struct {
+	metav1.Condition
+	Fix string
+}
+
+// GatewayClassResult is the decision about one GatewayClass.
+type GatewayClassResult struct {
+	Class    *model.GatewayClass
+	InScope  bool
+	Features Features
+}
+
+// GatewayResult is the decision about one Gateway and its listeners.
+type GatewayResult struct {
+	Gateway    *model.Gateway
+	Class      *GatewayClassResult // nil when the class is not in the input
+	Controller gwv1.GatewayController
+	Conditions []Condition
+	// Listeners are the Gateway's own listeners in spec order.
+	Listeners []*ListenerResult
+	// ListenerSets are the ListenerSets whose parentRef names this Gateway, in
+	// precedence order (oldest first, then namespace/name).
+	ListenerSets         []*ListenerSetResult
+	AttachedListenerSets int32
+	Trace                []Step
+}
+
+// ListenerSetResult is the decision about one ListenerSet.
+type ListenerSetResult struct {
+	ListenerSet *model.ListenerSet
+	Parent      *GatewayResult // nil when the parent Gateway is not in the input or out of scope
+	Allowed     bool
+	Conditions  []Condition
+	Listeners   []*ListenerResult
+	Trace       []Step
+}
+
+// ListenerResult is the decision about one listener, of a Gateway or a ListenerSet.
+type ListenerResult struct {
+	Gateway     *GatewayResult
+	ListenerSet *ListenerSetResult // nil for the Gateway's own listeners
+	Listener    gwv1.Listener
+	// Accepted is whether routes may attach: protocol and TLS settings are supported
+	// and the listener is not conflicted.
+	Accepted       bool
+	Conflicted     bool
+	SupportedKinds []gwv1.RouteGroupKind
+	Attachments    []*Attachment
+	Conditions     []Condition
+	Trace          []Step
+	// Certificates are the resolved certificateRefs, in order (TLS terminate only).
+	Certificates []*CertificateRef
+
+	state *listenerState
+}
+
+// Name is the listener's name.
+func (l *ListenerResult) Name() string { return string(l.Listener.Name) }
+
+// Hostname is the listener's hostname, "" when unset.
+func (l *ListenerResult) Hostname() string {
+	if l.Listener.Hostname == nil {
+		return ""
+	}
+	return string(*l.Listener.Hostname)
+}
+
+// Owner is the object that declares the listener: its Gateway or ListenerSet.
+func (l *ListenerResult) Owner() model.Ref {
+	if l.ListenerSet != nil {
+		o := l.ListenerSet.ListenerSet.Obj
+		return model.Ref{Kind: "ListenerSet", Namespace: o.Namespace, Name: o.Name}
+	}
+	o := l.Gateway.Gateway.Obj
+	return model.Ref{Kind: "Gateway", Namespace: o.Namespace, Name: o.Name}
+}
+
+// TLSMode is the listener's TLS mode, "" for protocols without TLS.
+func (l *ListenerResult) TLSMode() gwv1.TLSModeType {
+	switch l.Listener.Protocol {
+	case gwv1.HTTPSProtocolType, gwv1.TLSProtocolType:
+		if l.Listener.TLS == nil || l.Listener.TLS.Mode == nil || *l.Listener.TLS.Mode == "" {
+			if l.Listener.Protocol == gwv1.HTTPSProtocolType {
+				return gwv1.TLSModeTerminate
+			}
+			return ""
+		}
+		return *l.Listener.TLS.Mode
+	}
+	return ""
+}
+
+// AttachedRoutes is the number of routes attached to the listener.
+func (l *ListenerResult) AttachedRoutes() int32 { return int32(len(l.Attachments)) }
+
+// RouteResult is the decision about one route, per parentRef.
+type RouteResult struct {
+	Route   *model.Route
+	Parents []*ParentResult
+	// ResolvedRefs is the route's reference resolution, the same for every parent.
+	ResolvedRefs Condition
+	Backends     []*BackendResult
+	// InvalidHostnames are route hostnames that are not valid Gateway API hostnames.
+	InvalidHostnames []string
+}
+
+// ParentResult is the decision about one parentRef of a route.
+type ParentResult struct {
+	Route      *RouteResult
+	Index      int
+	Ref        gwv1.ParentReference
+	Controller gwv1.GatewayController
+	// Gateway and ListenerSet are the parent the ref resolved to, if any.
+	Gateway     *GatewayResult
+	ListenerSet *ListenerSetResult
+	Attachments []*Attachment
+	Conditions  []Condition
+	Trace       []Step
+	// Written is false when no controller in scope would write this parent's status
+	// (the parent belongs to another controller or is not a Gateway API parent).
+	Written bool
+}
+
+// Attachment is a route attached to a listener through one parentRef, with the
+// hostnames the pair serves.
+type Attachment struct {
+	Route    *RouteResult
+	Parent   *ParentResult
+	Listener *ListenerResult
+	// Hostnames are the intersected hostnames (spec 003); a single "" means any.
+	Hostnames []string
+}
+
+// BackendResult is one backendRef of a route, resolved.
+type BackendResult struct {
+	Rule      int
+	Ref       gwv1.BackendRef
+	Namespace string
+	Service   *model.Service // nil when not a Service or not found
+	External  bool           // declared external, not verified
+	Problem   *Condition     // nil when it resolved
+}
+
+// CertificateRef is one resolved certificateRef of a listener.
+type CertificateRef struct {
+	Ref      gwv1.SecretObjectReference
+	Secret   *model.Secret
+	External bool
+	Problem  string
+}
+
+// Step is one decision of the engine, recorded for explain: the rule applied, what
+// it looked at, what it decided, and what would change the outcome.
+type Step struct {
+	Rule    string            `json:"rule"`
+	Subject string            `json:"subject,omitempty"`
+	Inputs  map[string]string `json:"inputs,omitempty"`
+	Passed  bool              `json:"passed"`
+	Detail  string            `json:"detail"`
+	Fix     string            `json:"fix,omitempty"`
+}

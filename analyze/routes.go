@@ -1,0 +1,498 @@
+package analyze
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/hostname"
+	"github.com/kubectl-gwtls/kubectl-gwtls/model"
+)
+
+// routes attaches every route to the listeners its parentRefs select and resolves
+// its backendRefs. Each parentRef looks up its parent in an index and scans only
+// that parent's listeners, so cost grows with parentRefs, not listeners x routes.
+func (e *engine) routes() {
+	for _, r := range e.res.Model.Routes {
+		rr := &RouteResult{Route: r}
+		if r.HasHostnames() {
+			for _, h := range r.Hostnames {
+				if err := hostname.Validate(string(h)); err != nil {
+					rr.InvalidHostnames = append(rr.InvalidHostnames, string(h))
+				}
+			}
+		}
+		e.resolveBackends(rr)
+		for i, ref := range r.ParentRefs {
+			rr.Parents = append(rr.Parents, e.attach(rr, i, ref))
+		}
+		e.res.Routes = append(e.res.Routes, rr)
+	}
+}
+
+// parentEcho is the parentRef as the API server stores it (group and kind
+// defaulted), which is how status.parents[].parentRef is written.
+func parentEcho(ref gwv1.ParentReference) gwv1.ParentReference {
+	out := ref
+	g := gwv1.Group(groupOr(ref.Group, gwv1.GroupName))
+	k := gwv1.Kind(kindOr(ref.Kind, "Gateway"))
+	out.Group, out.Kind = &g, &k
+	return out
+}
+
+// attach decides one parentRef (Route "Attaching to Gateways", ParentReference):
+// parent, sectionName and port, then per listener: accepted, kind, namespace,
+// hostname.
+func (e *engine) attach(rr *RouteResult, i int, ref gwv1.ParentReference) *ParentResult {
+	r := rr.Route
+	pr := &ParentResult{Route: rr, Index: i, Ref: parentEcho(ref), Written: true, Controller: gwv1.GatewayController(e.opts.Controller)}
+	gen := r.ObjectMeta.Generation
+	routeNS := r.ObjectMeta.Namespace
+	group, kind := string(*pr.Ref.Group), string(*pr.Ref.Kind)
+	ns := namespaceOr(ref.Namespace, routeNS)
+	parentName := fmt.Sprintf("%s %s/%s", kind, ns, ref.Name)
+	step := func(rule string, passed bool, detail, fix string, inputs map[string]string) {
+		if passed {
+			fix = ""
+		}
+		pr.Trace = append(pr.Trace, Step{Rule: rule, Subject: parentName, Passed: passed, Detail: detail, Fix: fix, Inputs: inputs})
+	}
+	reject := func(reason gwv1.RouteConditionReason, msg, fix string) *ParentResult {
+		pr.Conditions = []Condition{
+			cond(gwv1.RouteConditionAccepted, false, reason, msg, fix, gen, e.now),
+			rr.ResolvedRefs,
+		}
+		return pr
+	}
+
+	var candidates []*ListenerResult
+	switch {
+	case group == gwv1.GroupName && kind == "Gateway":
+		gw := e.ix.gateways[nn{Namespace: ns, Name: string(ref.Name)}]
+		if gw == nil {
+			if e.inScopeElsewhere(ns, string(ref.Name)) {
+				pr.Written = false
+				return pr
+			}
+			step("route.parentRef.exists", false, fmt.Sprintf("%s is not in the input", parentName),
+				"check parentRefs[].name and namespace, or include the Gateway in the input", nil)
+			return reject(gwv1.RouteReasonNoMatchingParent, fmt.Sprintf("%s not found", parentName), pr.Trace[0].Fix)
+		}
+		pr.Gateway, pr.Controller = gw, gw.Controller
+		candidates = gw.Listeners
+	case group == gwv1.GroupName && kind == "ListenerSet":
+		ls := e.ix.listenerSets[nn{Namespace: ns, Name: string(ref.Name)}]
+		if ls == nil {
+			if e.listenerSetOutOfScope(ns, string(ref.Name)) {
+				pr.Written = false
+				return pr
+			}
+			step("route.parentRef.exists", false, fmt.Sprintf("%s is not in the input", parentName),
+				"check parentRefs[].name and namespace, or include the ListenerSet in the input", nil)
+			return reject(gwv1.RouteReasonNoMatchingParent, fmt.Sprintf("%s not found", parentName), pr.Trace[0].Fix)
+		}
+		pr.ListenerSet, pr.Gateway = ls, ls.Parent
+		if ls.Parent != nil {
+			pr.Controller = ls.Parent.Controller
+		}
+		if !IsTrue(ls.Conditions, "Accepted") {
+			c := Find(ls.Conditions, "Accepted")
+			step("route.parentRef.accepted", false, fmt.Sprintf("%s is not accepted: %s", parentName, c.Message), c.Fix, nil)
+			return reject(gwv1.RouteReasonNoMatchingParent, fmt.Sprintf("%s is not accepted: %s", parentName, c.Message), c.Fix)
+		}
+		candidates = ls.Listeners
+	default:
+		// Not a parent a Gateway controller writes status for (for example a Service
+		// in a mesh, GEP-1426).
+		pr.Written = false
+		return pr
+	}
+	step("route.parentRef.exists", true, parentName+" found", "", nil)
+
+	if len(rr.InvalidHostnames) > 0 {
+		msg := fmt.Sprintf("spec.hostnames has invalid hostnames: %s", strings.Join(rr.InvalidHostnames, ", "))
+		fix := "use DNS names (no IP addresses; a wildcard only as the whole leftmost label, *.example.com)"
+		step("route.hostnames.valid", false, msg, fix, nil)
+		return reject(gwv1.RouteReasonUnsupportedValue, msg, fix)
+	}
+
+	// sectionName and port select listeners by name and port (ParentReference).
+	if ref.SectionName != nil && *ref.SectionName != "" {
+		want := string(*ref.SectionName)
+		var names []string
+		var kept []*ListenerResult
+		for _, l := range candidates {
+			names = append(names, l.Name())
+			if l.Name() == want {
+				kept = append(kept, l)
+			}
+		}
+		if len(kept) == 0 {
+			fix := fmt.Sprintf("set sectionName to one of: %s", strings.Join(names, ", "))
+			if s := closest(want, names); s != "" {
+				fix = fmt.Sprintf("did you mean sectionName %q?", s)
+			}
+			msg := fmt.Sprintf("%s has no listener named %q", parentName, want)
+			step("route.parentRef.sectionName", false, msg, fix, map[string]string{"sectionName": want, "listeners": strings.Join(names, ",")})
+			return reject(gwv1.RouteReasonNoMatchingParent, msg, fix)
+		}
+		step("route.parentRef.sectionName", true, fmt.Sprintf("listener %q selected", want), "", nil)
+		candidates = kept
+	}
+	if ref.Port != nil {
+		want := *ref.Port
+		var ports []string
+		var kept []*ListenerResult
+		for _, l := range candidates {
+			ports = append(ports, fmt.Sprint(l.Listener.Port))
+			if l.Listener.Port == want {
+				kept = append(kept, l)
+			}
+		}
+		if len(kept) == 0 {
+			msg := fmt.Sprintf("%s has no listener on port %d", parentName, want)
+			if ref.SectionName != nil {
+				msg = fmt.Sprintf("listener %q of %s is not on port %d", *ref.SectionName, parentName, want)
+			}
+			fix := fmt.Sprintf("set port to one of: %s, or remove it", strings.Join(uniq(ports), ", "))
+			step("route.parentRef.port", false, msg, fix, map[string]string{"port": fmt.Sprint(want)})
+			return reject(gwv1.RouteReasonNoMatchingParent, msg, fix)
+		}
+		step("route.parentRef.port", true, fmt.Sprintf("port %d selected", want), "", nil)
+		candidates = kept
+	}
+
+	var notAccepted, kindFail, nsFail, hostFail []string
+	var fixes []string
+	for _, l := range candidates {
+		ln := "listener " + l.Name()
+		if !l.Accepted {
+			c := Find(l.Conditions, "Accepted")
+			msg, fix := "not evaluated", ""
+			if c != nil {
+				msg, fix = c.Reason+": "+c.Message, c.Fix
+			}
+			notAccepted = append(notAccepted, l.Name())
+			pr.Trace = append(pr.Trace, Step{Rule: "listener.accepted", Subject: ln, Detail: "listener is not accepted: " + msg, Fix: fix})
+			fixes = append(fixes, fix)
+			continue
+		}
+		if !kindSupported(l, r.Kind) {
+			kinds := make([]string, len(l.SupportedKinds))
+			for i, k := range l.SupportedKinds {
+				kinds[i] = string(k.Kind)
+			}
+			fix := fmt.Sprintf("attach a %s to a listener that takes it, or add %s to the listener's allowedRoutes.kinds if its protocol carries it", r.Kind, r.Kind)
+			pr.Trace = append(pr.Trace, Step{Rule: "listener.allowedRoutes.kinds", Subject: ln,
+				Inputs: map[string]string{"routeKind": r.Kind, "supportedKinds": strings.Join(kinds, ",")},
+				Detail: fmt.Sprintf("%s %s takes %s, not %s", ln, protocolLabel(l), orNone(kinds), r.Kind), Fix: fix})
+			kindFail = append(kindFail, l.Name())
+			fixes = append(fixes, fix)
+			continue
+		}
+		if ok, st := e.namespaceAllowed(l, routeNS); !ok {
+			st.Subject = ln
+			pr.Trace = append(pr.Trace, st)
+			nsFail = append(nsFail, l.Name())
+			fixes = append(fixes, st.Fix)
+			continue
+		} else {
+			st.Subject = ln
+			pr.Trace = append(pr.Trace, st)
+		}
+		var hosts []string
+		if r.HasHostnames() && carriesHostnames(l) {
+			rh := make([]string, len(r.Hostnames))
+			for i, h := range r.Hostnames {
+				rh[i] = string(h)
+			}
+			hosts = hostname.IntersectAll(l.Hostname(), rh)
+			in := map[string]string{"listenerHostname": l.Hostname(), "routeHostnames": strings.Join(rh, ",")}
+			if len(hosts) == 0 {
+				fix := fmt.Sprintf("add a route hostname that %s matches (for example %s), or change the listener hostname", ln, exampleHost(l.Hostname()))
+				pr.Trace = append(pr.Trace, Step{Rule: "hostname.intersect", Subject: ln, Inputs: in,
+					Detail: fmt.Sprintf("listener hostname %q and route hostnames [%s] do not intersect", l.Hostname(), strings.Join(rh, ", ")), Fix: fix})
+				hostFail = append(hostFail, l.Name())
+				fixes = append(fixes, fix)
+				continue
+			}
+			in["intersected"] = strings.Join(hosts, ",")
+			pr.Trace = append(pr.Trace, Step{Rule: "hostname.intersect", Subject: ln, Inputs: in, Passed: true,
+				Detail: fmt.Sprintf("intersected hostnames: %s", describeHosts(hosts))})
+		}
+		a := &Attachment{Route: rr, Parent: pr, Listener: l, Hostnames: hosts}
+		pr.Attachments = append(pr.Attachments, a)
+		if !routeOnListener(l, rr) {
+			l.Attachments = append(l.Attachments, a)
+		}
+	}
+
+	if len(pr.Attachments) > 0 {
+		names := make([]string, len(pr.Attachments))
+		for i, a := range pr.Attachments {
+			names[i] = a.Listener.Name()
+		}
+		pr.Conditions = []Condition{
+			cond(gwv1.RouteConditionAccepted, true, gwv1.RouteReasonAccepted, "accepted by listeners "+strings.Join(names, ", "), "", gen, e.now),
+			rr.ResolvedRefs,
+		}
+		return pr
+	}
+	fix := firstNonEmpty(fixes)
+	switch {
+	case len(hostFail) > 0:
+		return reject(gwv1.RouteReasonNoMatchingListenerHostname,
+			fmt.Sprintf("no hostname of the route intersects the hostname of listeners %s", strings.Join(hostFail, ", ")), fix)
+	case len(kindFail)+len(nsFail) > 0:
+		var parts []string
+		if len(kindFail) > 0 {
+			parts = append(parts, fmt.Sprintf("listeners %s do not take %s", strings.Join(kindFail, ", "), r.Kind))
+		}
+		if len(nsFail) > 0 {
+			parts = append(parts, fmt.Sprintf("listeners %s do not allow routes from namespace %s", strings.Join(nsFail, ", "), routeNS))
+		}
+		return reject(gwv1.RouteReasonNotAllowedByListeners, strings.Join(parts, "; "), fix)
+	case len(notAccepted) > 0:
+		return reject(gwv1.RouteReasonNoMatchingParent, fmt.Sprintf("listeners %s are not accepted", strings.Join(notAccepted, ", ")), fix)
+	}
+	return reject(gwv1.RouteReasonNoMatchingParent, parentName+" has no listeners", "add a listener to the parent")
+}
+
+func (e *engine) listenerSetOutOfScope(namespace, name string) bool {
+	for _, ls := range e.res.Model.ListenerSets {
+		if ls.Obj.Namespace == namespace && ls.Obj.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func routeOnListener(l *ListenerResult, rr *RouteResult) bool {
+	for _, a := range l.Attachments {
+		if a.Route == rr {
+			return true
+		}
+	}
+	return false
+}
+
+func kindSupported(l *ListenerResult, kind string) bool {
+	for _, k := range l.SupportedKinds {
+		if string(k.Kind) == kind {
+			return true
+		}
+	}
+	return false
+}
+
+// carriesHostnames reports whether the listener's protocol matches on hostnames.
+func carriesHostnames(l *ListenerResult) bool {
+	switch l.Listener.Protocol {
+	case gwv1.HTTPProtocolType, gwv1.HTTPSProtocolType, gwv1.TLSProtocolType:
+		return true
+	}
+	return false
+}
+
+// namespaceAllowed applies AllowedRoutes.Namespaces (default from: Same, relative to
+// the listener's own Gateway or ListenerSet).
+func (e *engine) namespaceAllowed(l *ListenerResult, routeNS string) (bool, Step) {
+	from := gwv1.NamespacesFromSame
+	var selector *metav1.LabelSelector
+	if ar := l.Listener.AllowedRoutes; ar != nil && ar.Namespaces != nil {
+		if ar.Namespaces.From != nil {
+			from = *ar.Namespaces.From
+		}
+		selector = ar.Namespaces.Selector
+	}
+	owner := l.Owner()
+	st := Step{Rule: "listener.allowedRoutes.namespaces", Inputs: map[string]string{"from": string(from), "routeNamespace": routeNS}}
+	switch from {
+	case gwv1.NamespacesFromAll:
+		st.Passed, st.Detail = true, "listener allows routes from all namespaces"
+	case gwv1.NamespacesFromSame:
+		st.Passed = routeNS == owner.Namespace
+		st.Detail = fmt.Sprintf("listener allows routes from namespace %s only (from: Same, the namespace of %s %s)", owner.Namespace, owner.Kind, owner.Name)
+		st.Fix = fmt.Sprintf("set allowedRoutes.namespaces.from: All (or Selector) on the listener, or move the route to namespace %s", owner.Namespace)
+	case gwv1.NamespacesFromSelector:
+		nsLabels, known := e.ix.namespaceLabels(routeNS)
+		sel, err := metav1.LabelSelectorAsSelector(selector)
+		if selector == nil || err != nil {
+			st.Detail = "allowedRoutes.namespaces.selector is missing or invalid"
+			st.Fix = "give allowedRoutes.namespaces a valid selector"
+			break
+		}
+		st.Inputs["selector"] = sel.String()
+		st.Inputs["namespaceLabels"] = labels.Set(nsLabels).String()
+		st.Passed = sel.Matches(labels.Set(nsLabels))
+		st.Detail = fmt.Sprintf("namespace %s labels {%s} against selector %s", routeNS, labels.Set(nsLabels).String(), sel.String())
+		if !known {
+			st.Detail += " (namespace not in the input: only its kubernetes.io/metadata.name label is known)"
+		}
+		st.Fix = fmt.Sprintf("label namespace %s to match %s: %s", routeNS, sel.String(), labelCommand(routeNS, selector))
+	default:
+		st.Detail = "listener allows no routes (from: None)"
+		st.Fix = "set allowedRoutes.namespaces.from to Same, All or Selector"
+	}
+	if st.Passed {
+		st.Fix = ""
+	}
+	return st.Passed, st
+}
+
+// labelCommand is the kubectl command that makes a namespace match a selector's
+// matchLabels (expressions are left to the user).
+func labelCommand(ns string, sel *metav1.LabelSelector) string {
+	if sel == nil || len(sel.MatchLabels) == 0 {
+		return "kubectl label namespace " + ns + " KEY=VALUE"
+	}
+	keys := make([]string, 0, len(sel.MatchLabels))
+	for k := range sel.MatchLabels {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + sel.MatchLabels[k]
+	}
+	return "kubectl label namespace " + ns + " " + strings.Join(parts, " ")
+}
+
+func exampleHost(listenerHost string) string {
+	switch {
+	case listenerHost == "":
+		return "any hostname"
+	case strings.HasPrefix(listenerHost, "*."):
+		return "app." + listenerHost[2:]
+	}
+	return listenerHost
+}
+
+func describeHosts(hs []string) string {
+	if len(hs) == 1 && hs[0] == "" {
+		return "any (neither side names a hostname)"
+	}
+	return strings.Join(hs, ", ")
+}
+
+func firstNonEmpty(xs []string) string {
+	for _, x := range xs {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}
+
+func uniq(xs []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// closest returns the candidate within edit distance 2 of s, for "did you mean".
+func closest(s string, candidates []string) string {
+	best, bestD := "", 3
+	for _, c := range candidates {
+		if d := editDistance(s, c); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// resolveBackends resolves every backendRef of a route once (BackendRef:
+// InvalidKind, RefNotPermitted, BackendNotFound); the first failing ref in rule
+// order decides the reason, and the message lists all.
+func (e *engine) resolveBackends(rr *RouteResult) {
+	r := rr.Route
+	routeNS := r.ObjectMeta.Namespace
+	gen := r.ObjectMeta.Generation
+	var first *Condition
+	var msgs []string
+	for ri, rule := range r.Rules {
+		for _, ref := range rule.BackendRefs {
+			br := e.resolveBackend(r, ri, ref, routeNS, gen)
+			rr.Backends = append(rr.Backends, br)
+			if br.Problem != nil {
+				msgs = append(msgs, br.Problem.Message)
+				if first == nil {
+					first = br.Problem
+				}
+			}
+		}
+	}
+	if first != nil {
+		c := *first
+		c.Message = strings.Join(msgs, "; ")
+		rr.ResolvedRefs = c
+		return
+	}
+	rr.ResolvedRefs = cond(gwv1.RouteConditionResolvedRefs, true, gwv1.RouteReasonResolvedRefs, "all backendRefs resolved", "", gen, e.now)
+}
+
+func (e *engine) resolveBackend(r *model.Route, rule int, ref gwv1.BackendRef, routeNS string, gen int64) *BackendResult {
+	group, kind := groupOr(ref.Group, ""), kindOr(ref.Kind, "Service")
+	ns := namespaceOr(ref.Namespace, routeNS)
+	br := &BackendResult{Rule: rule, Ref: ref, Namespace: ns}
+	fail := func(reason gwv1.RouteConditionReason, msg, fix string) *BackendResult {
+		c := cond(gwv1.RouteConditionResolvedRefs, false, reason, msg, fix, gen, e.now)
+		br.Problem = &c
+		return br
+	}
+	name := string(ref.Name)
+	switch {
+	case group != "" || kind != "Service":
+		if e.opts.isExternal(kind, ns, name) {
+			br.External = true
+			return br
+		}
+		return fail(gwv1.RouteReasonInvalidKind, fmt.Sprintf("backendRef %s %s/%s: kind %s is not supported", groupKindString(group, kind), ns, name, groupKindString(group, kind)),
+			"reference a core Service (group \"\", kind Service)")
+	case ns != routeNS && e.ix.grantFor(gwv1.GroupName, r.Kind, routeNS, "", "Service", ns, name) == nil:
+		return fail(gwv1.RouteReasonRefNotPermitted,
+			fmt.Sprintf("backendRef Service %s/%s is not permitted: no ReferenceGrant in %s allows %s from namespace %s", ns, name, ns, r.Kind, routeNS),
+			referenceGrantFix(ns, gwv1.GroupName, r.Kind, routeNS, "", "Service", name))
+	}
+	svc := e.ix.services[nn{Namespace: ns, Name: name}]
+	if svc == nil {
+		if e.opts.isExternal("Service", ns, name) {
+			br.External = true
+			return br
+		}
+		return fail(gwv1.RouteReasonBackendNotFound, fmt.Sprintf("backendRef Service %s/%s does not exist", ns, name),
+			fmt.Sprintf("create the Service, fix the name, or declare it with --external Service/%s/%s", ns, name))
+	}
+	br.Service = svc
+	return br
+}

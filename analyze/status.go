@@ -1,0 +1,214 @@
+package analyze
+
+import (
+	"fmt"
+	"strings"
+
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// generation is the metadata.generation of the object that declares a listener.
+func (l *ListenerResult) generation() int64 {
+	if l.ListenerSet != nil {
+		return l.ListenerSet.ListenerSet.Obj.Generation
+	}
+	return l.Gateway.Gateway.Obj.Generation
+}
+
+// listenerConditions writes a listener's Accepted, Programmed, ResolvedRefs,
+// Conflicted and (when true) OverlappingTLSConfig conditions.
+func (e *engine) listenerConditions(l *ListenerResult) {
+	st, gen := l.state, l.generation()
+	var accepted Condition
+	switch {
+	case st.notAccepted != nil:
+		accepted = cond(gwv1.ListenerConditionAccepted, false, st.notAccepted.reason, st.notAccepted.message, st.notAccepted.fix, gen, e.now)
+	case st.conflict != nil:
+		accepted = cond(gwv1.ListenerConditionAccepted, false, st.conflict.reason, st.conflict.message, st.conflict.fix, gen, e.now)
+	case st.noValidCA:
+		accepted = cond(gwv1.ListenerConditionAccepted, false, gwv1.ListenerReasonNoValidCACertificate,
+			"no frontend caCertificateRef resolves to a usable CA bundle", "fix the caCertificateRefs in the Gateway's spec.tls.frontend", gen, e.now)
+	default:
+		accepted = cond(gwv1.ListenerConditionAccepted, true, gwv1.ListenerReasonAccepted, "listener is accepted", "", gen, e.now)
+	}
+	l.Accepted = accepted.Status == "True"
+
+	var resolved Condition
+	if len(st.unresolved) > 0 {
+		msgs := make([]string, len(st.unresolved))
+		for i, p := range st.unresolved {
+			msgs[i] = p.message
+		}
+		first := st.unresolved[0]
+		resolved = cond(gwv1.ListenerConditionResolvedRefs, false, first.reason, strings.Join(msgs, "; "), first.fix, gen, e.now)
+	} else {
+		resolved = cond(gwv1.ListenerConditionResolvedRefs, true, gwv1.ListenerReasonResolvedRefs, "all references resolved", "", gen, e.now)
+	}
+
+	var programmed Condition
+	switch {
+	case !l.Accepted:
+		programmed = cond(gwv1.ListenerConditionProgrammed, false, gwv1.ListenerReasonInvalid, "listener is not accepted: "+accepted.Message, accepted.Fix, gen, e.now)
+	case st.certInvalid:
+		programmed = cond(gwv1.ListenerConditionProgrammed, false, gwv1.ListenerReasonInvalid, "listener has no usable certificate: "+resolved.Message, resolved.Fix, gen, e.now)
+	default:
+		programmed = cond(gwv1.ListenerConditionProgrammed, true, gwv1.ListenerReasonProgrammed, "listener is programmed", "", gen, e.now)
+	}
+
+	var conflicted Condition
+	if st.conflict != nil {
+		conflicted = cond(gwv1.ListenerConditionConflicted, true, st.conflict.reason, st.conflict.message, st.conflict.fix, gen, e.now)
+	} else {
+		conflicted = cond(gwv1.ListenerConditionConflicted, false, gwv1.ListenerReasonNoConflicts, "no conflicts", "", gen, e.now)
+	}
+	l.Conditions = []Condition{accepted, programmed, resolved, conflicted}
+	if len(st.overlaps) > 0 && l.Accepted {
+		l.Conditions = append(l.Conditions, cond(gwv1.ListenerConditionOverlappingTLSConfig, true, gwv1.ListenerReasonOverlappingHostnames,
+			fmt.Sprintf("hostname overlaps with listeners %s on port %d; clients that coalesce HTTP/2 connections may reach the wrong listener", strings.Join(st.overlaps, ", "), l.Listener.Port),
+			"give terminating listeners on one port hostnames that do not overlap, or serve them from one listener", gen, e.now))
+	}
+}
+
+// listenerValid is whether a listener is fully configured: accepted and programmed.
+func listenerValid(l *ListenerResult) bool {
+	return l.Accepted && IsTrue(l.Conditions, string(gwv1.ListenerConditionProgrammed))
+}
+
+// gatewayStatus writes the Gateway's Accepted, Programmed and ResolvedRefs
+// conditions once its listeners and attached routes are known.
+func (e *engine) gatewayStatus(g *GatewayResult) {
+	gw := g.Gateway.Obj
+	gen := gw.Generation
+	var invalid, accepted []string
+	for _, l := range g.Listeners {
+		if !listenerValid(l) {
+			invalid = append(invalid, l.Name())
+		}
+		if l.Accepted {
+			accepted = append(accepted, l.Name())
+		}
+	}
+	var acc Condition
+	if p := e.parametersProblem(g); p != nil {
+		acc = cond(gwv1.GatewayConditionAccepted, false, p.reason, p.message, p.fix, gen, e.now)
+	} else if len(invalid) > 0 {
+		msg := fmt.Sprintf("listeners not valid: %s; accepted: %s", strings.Join(invalid, ", "), orDash(accepted))
+		acc = cond(gwv1.GatewayConditionAccepted, len(accepted) > 0, gwv1.GatewayReasonListenersNotValid, msg,
+			"see the conditions of listeners "+strings.Join(invalid, ", "), gen, e.now)
+	} else {
+		acc = cond(gwv1.GatewayConditionAccepted, true, gwv1.GatewayReasonAccepted, "Gateway is accepted", "", gen, e.now)
+	}
+	var prog Condition
+	if acc.Status == "True" {
+		prog = cond(gwv1.GatewayConditionProgrammed, true, gwv1.GatewayReasonProgrammed, "Gateway is programmed", "", gen, e.now)
+	} else {
+		prog = cond(gwv1.GatewayConditionProgrammed, false, gwv1.GatewayReasonInvalid, "Gateway is not accepted: "+acc.Message, acc.Fix, gen, e.now)
+	}
+	var refs Condition
+	var unresolved []string
+	for _, l := range g.Listeners {
+		if l.state != nil && len(l.state.unresolved) > 0 {
+			unresolved = append(unresolved, l.Name())
+		}
+	}
+	if p := e.gatewayClientCertificate(g); p != nil {
+		refs = cond(gwv1.GatewayConditionResolvedRefs, false, p.reason, p.message, p.fix, gen, e.now)
+	} else if len(unresolved) > 0 {
+		refs = cond(gwv1.GatewayConditionResolvedRefs, false, gwv1.GatewayReasonListenersNotResolved,
+			"listeners with unresolved references: "+strings.Join(unresolved, ", "), "see the ResolvedRefs condition of those listeners", gen, e.now)
+	} else {
+		refs = cond(gwv1.GatewayConditionResolvedRefs, true, gwv1.GatewayReasonResolvedRefs, "all references resolved", "", gen, e.now)
+	}
+	g.Conditions = []Condition{acc, prog, refs}
+}
+
+func orDash(xs []string) string {
+	if len(xs) == 0 {
+		return "none"
+	}
+	return strings.Join(xs, ", ")
+}
+
+// parametersProblem checks spec.infrastructure.parametersRef: a core ConfigMap or
+// Secret must exist; other kinds cannot be verified offline unless declared
+// external, so they are InvalidParameters like any reference that does not resolve.
+func (e *engine) parametersProblem(g *GatewayResult) *problem {
+	gw := g.Gateway.Obj
+	if gw.Spec.Infrastructure == nil || gw.Spec.Infrastructure.ParametersRef == nil {
+		return nil
+	}
+	ref := gw.Spec.Infrastructure.ParametersRef
+	group, kind, name := string(ref.Group), string(ref.Kind), ref.Name
+	if e.opts.isExternal(kind, gw.Namespace, name) {
+		return nil
+	}
+	found := false
+	switch {
+	case group == "" && kind == "ConfigMap":
+		found = e.ix.configMaps[nn{Namespace: gw.Namespace, Name: name}] != nil
+	case group == "" && kind == "Secret":
+		found = e.ix.secrets[nn{Namespace: gw.Namespace, Name: name}] != nil
+	}
+	if found {
+		return nil
+	}
+	return &problem{string(gwv1.GatewayReasonInvalidParameters),
+		fmt.Sprintf("spec.infrastructure.parametersRef %s %s/%s does not resolve", groupKindString(group, kind), gw.Namespace, name),
+		fmt.Sprintf("create the %s, fix the reference, or declare it with --external %s/%s/%s", kind, kind, gw.Namespace, name)}
+}
+
+// listenerSetStatus writes a ListenerSet's Accepted and Programmed conditions.
+func (e *engine) listenerSetStatus(ls *ListenerSetResult) {
+	o := ls.ListenerSet.Obj
+	gen := o.Generation
+	set := func(ok bool, accReason, progReason gwv1.ListenerSetConditionReason, msg, fix string) {
+		ls.Conditions = []Condition{
+			cond(gwv1.ListenerSetConditionAccepted, ok, accReason, msg, fix, gen, e.now),
+			cond(gwv1.ListenerSetConditionProgrammed, ok, progReason, msg, fix, gen, e.now),
+		}
+	}
+	fixOf := func() string {
+		for _, s := range ls.Trace {
+			if !s.Passed && s.Fix != "" {
+				return s.Fix
+			}
+		}
+		return ""
+	}
+	switch {
+	case ls.Parent == nil:
+		detail := "parent Gateway not found"
+		if len(ls.Trace) > 0 {
+			detail = ls.Trace[0].Detail
+		}
+		set(false, gwv1.ListenerSetReasonParentNotAccepted, gwv1.ListenerSetReasonParentNotAccepted, detail, fixOf())
+		return
+	case !ls.Allowed:
+		set(false, gwv1.ListenerSetReasonNotAllowed, gwv1.ListenerSetReasonNotAllowed, "not allowed by the parent Gateway: "+ls.Trace[0].Detail, fixOf())
+		return
+	case !IsTrue(ls.Parent.Conditions, "Accepted"):
+		set(false, gwv1.ListenerSetReasonParentNotAccepted, gwv1.ListenerSetReasonParentNotAccepted, "the parent Gateway is not accepted", "fix the parent Gateway first")
+		return
+	}
+	var invalid []string
+	for _, l := range ls.Listeners {
+		if !listenerValid(l) {
+			invalid = append(invalid, l.Name())
+		}
+	}
+	switch {
+	case len(invalid) == 0:
+		ls.Conditions = []Condition{
+			cond(gwv1.ListenerSetConditionAccepted, true, gwv1.ListenerSetReasonAccepted, "ListenerSet is accepted", "", gen, e.now),
+			cond(gwv1.ListenerSetConditionProgrammed, true, gwv1.ListenerSetReasonProgrammed, "ListenerSet is programmed", "", gen, e.now),
+		}
+	case len(invalid) == len(ls.Listeners):
+		set(false, gwv1.ListenerSetReasonListenersNotValid, gwv1.ListenerSetReasonListenersNotValid,
+			"no listener is valid: "+strings.Join(invalid, ", "), "see the conditions of listeners "+strings.Join(invalid, ", "))
+	default:
+		ls.Conditions = []Condition{
+			cond(gwv1.ListenerSetConditionAccepted, true, gwv1.ListenerSetReasonListenersNotValid, "listeners not valid: "+strings.Join(invalid, ", "), "", gen, e.now),
+			cond(gwv1.ListenerSetConditionProgrammed, true, gwv1.ListenerSetReasonProgrammed, "valid listeners are programmed", "", gen, e.now),
+		}
+	}
+}

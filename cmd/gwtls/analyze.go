@@ -1,0 +1,144 @@
+package gwtls
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
+	"github.com/kubectl-gwtls/kubectl-gwtls/render"
+)
+
+// AnalyzeOptions are the options of `analyze`.
+type AnalyzeOptions struct {
+	Input  *InputOptions
+	Output string
+	FailOn string
+	Color  string
+
+	failOn analyze.Severity
+	genericiooptions.IOStreams
+}
+
+// NewCmdAnalyze builds `analyze`.
+func NewCmdAnalyze(streams genericiooptions.IOStreams, configFlags *genericclioptions.ConfigFlags) *cobra.Command {
+	o := &AnalyzeOptions{Input: NewInputOptions(configFlags), IOStreams: streams}
+	cmd := &cobra.Command{
+		Use:   "analyze",
+		Short: "Lint Gateway API configuration; the exit code gates CI",
+		Long: `Analyze loads Gateways, ListenerSets, routes, ReferenceGrants, BackendTLSPolicies and
+the Secrets, ConfigMaps, Services and Namespaces they reference, decides what a
+conformant controller would decide, and prints every finding with a rule ID, where it
+comes from and how to fix it.
+
+Exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage, load or connection errors.`,
+		Example: `  # Lint a folder of manifests (recursively)
+  ` + commandName() + ` analyze -f manifests/ -R
+
+  # Lint the current cluster, every namespace
+  ` + commandName() + ` analyze -A
+
+  # CI: JSON output, fail on warnings too, Secrets come from cert-manager
+  ` + commandName() + ` analyze -f deploy/ -o json --fail-on warning --external Secret`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.Complete(); err != nil {
+				return err
+			}
+			if err := o.Validate(); err != nil {
+				return err
+			}
+			return o.Run(cmd)
+		},
+	}
+	o.Input.AddFlags(cmd)
+	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "output format: table (default), wide, json, yaml")
+	cmd.Flags().StringVar(&o.FailOn, "fail-on", "error", "exit 1 when a finding has this severity or higher: error, warning, info, none")
+	cmd.Flags().StringVar(&o.Color, "color", "auto", "colour the table: auto (on a terminal, unless NO_COLOR is set), always, never")
+	return cmd
+}
+
+// Complete fills derived values.
+func (o *AnalyzeOptions) Complete() error {
+	sev, err := analyze.ParseSeverity(o.FailOn)
+	if err != nil {
+		return usageErrorf("--fail-on: %v", err)
+	}
+	o.failOn = sev
+	return o.Input.Complete()
+}
+
+// Validate checks the flags.
+func (o *AnalyzeOptions) Validate() error {
+	switch o.Output {
+	case "", "table", "wide", "json", "yaml":
+	default:
+		return usageErrorf("--output %q: want table, wide, json or yaml", o.Output)
+	}
+	if err := validColor(o.Color); err != nil {
+		return err
+	}
+	return o.Input.Validate()
+}
+
+// Run loads, analyzes and prints.
+func (o *AnalyzeOptions) Run(cmd *cobra.Command) error {
+	m, err := o.Input.Load(cmd.Context(), o.IOStreams)
+	if err != nil {
+		return err
+	}
+	res := o.Input.Analyze(m)
+	report := render.NewReport(res)
+	switch o.Output {
+	case "json":
+		err = report.JSON(o.Out)
+	case "yaml":
+		err = report.YAML(o.Out)
+	default:
+		skippedSummary(o.ErrOut, m)
+		err = report.Table(o.Out, render.Style{Color: useColor(o.Color, o.Out)}, o.Output == "wide")
+	}
+	if err != nil {
+		return err
+	}
+	n := 0
+	for _, f := range res.Findings {
+		if f.Severity >= o.failOn {
+			n++
+		}
+	}
+	if n > 0 {
+		return findingsError{n}
+	}
+	return nil
+}
+
+func validColor(c string) error {
+	switch c {
+	case "auto", "always", "never":
+		return nil
+	}
+	return usageErrorf("--color %q: want auto, always or never", c)
+}
+
+// useColor decides colour: always/never win; auto colours only a terminal and
+// honours NO_COLOR (https://no-color.org).
+func useColor(mode string, w any) bool {
+	switch mode {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	if v, ok := os.LookupEnv("NO_COLOR"); ok && v != "" {
+		return false
+	}
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+var _ = fmt.Sprint

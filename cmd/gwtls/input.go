@@ -1,0 +1,155 @@
+package gwtls
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
+	"github.com/kubectl-gwtls/kubectl-gwtls/load"
+	"github.com/kubectl-gwtls/kubectl-gwtls/model"
+)
+
+// InputOptions are the flags every command that reads configuration shares: where
+// to read it (files, stdin, kustomize or the cluster, as kubectl's flags say) and
+// how to analyze it.
+type InputOptions struct {
+	ConfigFlags   *genericclioptions.ConfigFlags
+	FileFlags     *genericclioptions.FileNameFlags
+	AllNamespaces bool
+
+	Controller        string
+	Now               string
+	External          []string
+	SupportedFeatures string
+
+	filenames []string
+	kustomize string
+	recursive bool
+
+	// Completed by Complete.
+	now      time.Time
+	external []analyze.ExternalRef
+	features analyze.Features
+}
+
+// NewInputOptions returns InputOptions with kubectl's defaults.
+func NewInputOptions(configFlags *genericclioptions.ConfigFlags) *InputOptions {
+	o := &InputOptions{ConfigFlags: configFlags}
+	o.FileFlags = &genericclioptions.FileNameFlags{
+		Usage:     "files, folders or - (stdin) with Gateway API manifests; omit -f and -k to read the cluster",
+		Filenames: &o.filenames,
+		Kustomize: &o.kustomize,
+		Recursive: &o.recursive,
+	}
+	return o
+}
+
+// AddFlags registers the input and analysis flags.
+func (o *InputOptions) AddFlags(cmd *cobra.Command) {
+	o.FileFlags.AddFlags(cmd.Flags())
+	cmd.Flags().BoolVarP(&o.AllNamespaces, "all-namespaces", "A", false, "read every namespace of the cluster")
+	cmd.Flags().StringVar(&o.Controller, "controller", "", "analyze only GatewayClasses with this spec.controllerName (default: every class in the input)")
+	cmd.Flags().StringVar(&o.Now, "now", "", "the time to check certificates against and stamp conditions with (RFC 3339; default: the current time)")
+	cmd.Flags().StringArrayVar(&o.External, "external", nil, "a kind (Secret) or object (Secret/NAMESPACE/NAME) that lives outside the input: reported as unverified instead of missing (repeatable)")
+	cmd.Flags().StringVar(&o.SupportedFeatures, "supported-features", "", "comma-separated Gateway API features the implementation supports (default: a class's status.supportedFeatures, else all)")
+}
+
+// Complete parses the flags' values.
+func (o *InputOptions) Complete() error {
+	o.now = time.Now()
+	if o.Now != "" {
+		t, err := time.Parse(time.RFC3339, o.Now)
+		if err != nil {
+			return usageErrorf("--now %q: want an RFC 3339 time such as 2026-01-02T15:04:05Z", o.Now)
+		}
+		o.now = t
+	}
+	for _, s := range o.External {
+		e, err := analyze.ParseExternal(s)
+		if err != nil {
+			return usageErrorf("%v", err)
+		}
+		o.external = append(o.external, e)
+	}
+	if o.SupportedFeatures != "" {
+		o.features = analyze.ParseFeatures(o.SupportedFeatures)
+	}
+	return nil
+}
+
+// Validate rejects flag combinations that cannot work.
+func (o *InputOptions) Validate() error {
+	if o.kustomize != "" && len(o.filenames) > 0 {
+		return usageErrorf("-k and -f cannot be used together")
+	}
+	return nil
+}
+
+func (o *InputOptions) fromFiles() bool { return len(o.filenames) > 0 || o.kustomize != "" }
+
+func (o *InputOptions) namespace() (ns string, explicit bool) {
+	ns, explicit, err := o.ConfigFlags.ToRawKubeConfigLoader().Namespace()
+	if err != nil || ns == "" {
+		return "default", explicit
+	}
+	return ns, explicit
+}
+
+// Load reads the model from files or the cluster.
+func (o *InputOptions) Load(ctx context.Context, streams genericiooptions.IOStreams) (*model.Model, error) {
+	if o.fromFiles() {
+		ns := "default"
+		if o.ConfigFlags.Namespace != nil && *o.ConfigFlags.Namespace != "" {
+			ns = *o.ConfigFlags.Namespace
+		}
+		m, err := load.Files(load.FileOptions{Filenames: o.filenames, Recursive: o.recursive, Kustomize: o.kustomize, DefaultNamespace: ns, Stdin: streams.In})
+		if err != nil {
+			return nil, loadError{err}
+		}
+		return m, nil
+	}
+	ns, _ := o.namespace()
+	if o.AllNamespaces {
+		ns = ""
+	}
+	cfg, err := o.ConfigFlags.ToRESTConfig()
+	if err != nil {
+		return nil, loadError{fmt.Errorf("no manifests given (-f, -k) and no cluster configured: %w", err)}
+	}
+	var progress io.Writer
+	if f, ok := streams.ErrOut.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		progress = streams.ErrOut
+	}
+	m, err := load.Cluster(ctx, load.ClusterOptions{Config: cfg, Namespace: ns, Progress: progress})
+	if err != nil {
+		return nil, loadError{err}
+	}
+	return m, nil
+}
+
+// Analyze runs the engine with the completed options.
+func (o *InputOptions) Analyze(m *model.Model) *analyze.Result {
+	return analyze.Analyze(m, analyze.Options{Controller: o.Controller, Now: o.now, External: o.external, Features: o.features})
+}
+
+// skippedSummary tells on stderr which kinds were not analyzed, so a user can see
+// that a typo'd kind was not silently ignored.
+func skippedSummary(w io.Writer, m *model.Model) {
+	if len(m.Skipped) == 0 {
+		return
+	}
+	var parts []string
+	for _, k := range sortedKeys(m.Skipped) {
+		parts = append(parts, fmt.Sprintf("%s (%d)", k, m.Skipped[k]))
+	}
+	fmt.Fprintf(w, "skipped objects of kinds this tool does not analyze: %s\n", strings.Join(parts, ", "))
+}

@@ -1,0 +1,43 @@
+// Package gwtls holds the cobra commands of kubectl-gwtls. Each command follows
+// kubectl's Options pattern (Complete, Validate, Run) and only wires flags to the
+// library: load -> analyze -> render.
+package gwtls
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+)
+
+// commandName is how the user invoked us: "kubectl gwtls" as a plugin, else the
+// binary's name.
+func commandName() string {
+	base := filepath.Base(os.Args[0])
+	if strings.HasPrefix(base, "kubectl-") {
+		return "kubectl " + strings.TrimPrefix(base, "kubectl-")
+	}
+	return base
+}
+
+// NewRootCmd builds the kubectl-gwtls command tree.
+func NewRootCmd(streams genericiooptions.IOStreams) *cobra.Command {
+	configFlags := genericclioptions.NewConfigFlags(true)
+	root := &cobra.Command{
+		Use:   commandName(),
+		Short: "Analyze Gateway API TLS and hostname configuration",
+		Long: `kubectl-gwtls checks Gateway API configuration the way a conformant controller
+reads it: which routes attach to which listeners and why not, which hostnames each
+listener really serves, listener conflicts, certificate references and
+BackendTLSPolicies. It reads manifests (-f, -k) or the current cluster.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	configFlags.AddFlags(root.PersistentFlags())
+	root.AddCommand(NewCmdAnalyze(streams, configFlags))
+	root.AddCommand(NewCmdRender(streams, configFlags))
+	return root
+}

@@ -1,0 +1,251 @@
+package load
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/yaml"
+
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/model"
+)
+
+// Error is a load failure at a place in the input. Its message says what is wrong,
+// where, and what to do.
+type Error struct {
+	Source model.Source
+	Err    error
+}
+
+func (e *Error) Error() string {
+	if s := e.Source.String(); s != "" {
+		return s + ": " + e.Err.Error()
+	}
+	return e.Err.Error()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// MaxDocumentBytes bounds one YAML document; larger ones are refused rather than
+// decoded, so a runaway file cannot exhaust memory.
+const MaxDocumentBytes = 16 << 20
+
+const gatewayGroup = gwv1.GroupName
+
+// decoded is the result of decoding one document: objects (several for a List) or an
+// error, and kinds skipped.
+type decoded struct {
+	objects []any
+	skipped []string
+	err     error
+}
+
+var yamlLine = regexp.MustCompile(`line (\d+)`)
+
+// decodeDocument turns one YAML (or JSON) document into typed model objects.
+func decodeDocument(src model.Source, body []byte, defaultNamespace string) decoded {
+	if len(body) > MaxDocumentBytes {
+		return decoded{err: &Error{src, fmt.Errorf("document is %d bytes, more than the %d this tool reads; split it", len(body), MaxDocumentBytes)}}
+	}
+	js, err := yaml.YAMLToJSON(body)
+	if err != nil {
+		return decoded{err: &Error{src, fmt.Errorf("malformed YAML: %s", absoluteLines(err.Error(), src.Line))}}
+	}
+	var out decoded
+	decodeJSON(src, js, defaultNamespace, &out)
+	return out
+}
+
+// absoluteLines rewrites "line N" in a YAML parser message, which counts from the
+// document's start, into the file's line numbers.
+func absoluteLines(msg string, docLine int) string {
+	if docLine <= 1 {
+		return msg
+	}
+	return yamlLine.ReplaceAllStringFunc(msg, func(m string) string {
+		n, _ := strconv.Atoi(m[len("line "):])
+		return "line " + strconv.Itoa(n+docLine-1)
+	})
+}
+
+type header struct {
+	APIVersion string            `json:"apiVersion"`
+	Kind       string            `json:"kind"`
+	Items      []json.RawMessage `json:"items"`
+}
+
+func decodeJSON(src model.Source, js []byte, defaultNamespace string, out *decoded) {
+	js = bytes.TrimSpace(js)
+	if len(js) == 0 || string(js) == "null" {
+		return
+	}
+	if js[0] != '{' {
+		out.err = &Error{src, errors.New("document is not a Kubernetes object (expected a mapping with apiVersion and kind)")}
+		return
+	}
+	var h header
+	if err := json.Unmarshal(js, &h); err != nil {
+		out.err = &Error{src, fmt.Errorf("apiVersion, kind or items: %s", typeErrorText(err))}
+		return
+	}
+	if h.Kind == "" {
+		out.err = &Error{src, errors.New("document has no kind; every object needs apiVersion and kind")}
+		return
+	}
+	if h.APIVersion == "" {
+		out.err = &Error{src, fmt.Errorf("%s has no apiVersion", h.Kind)}
+		return
+	}
+	if strings.HasSuffix(h.Kind, "List") && h.Items != nil {
+		for _, item := range h.Items {
+			decodeJSON(src, item, defaultNamespace, out)
+			if out.err != nil {
+				return
+			}
+		}
+		return
+	}
+	group, version := splitAPIVersion(h.APIVersion)
+	dec, ok := decoders[groupKind{group, h.Kind}]
+	if !ok || !dec.versions[version] {
+		out.skipped = append(out.skipped, h.APIVersion+"/"+h.Kind)
+		return
+	}
+	obj, err := dec.decode(js)
+	if err != nil {
+		out.err = &Error{src, fmt.Errorf("%s %s: %s", h.Kind, objectName(js), typeErrorText(err))}
+		return
+	}
+	meta := model.Meta{APIVersion: h.APIVersion, Kind: h.Kind, Source: src, Raw: js}
+	obj, err = finish(meta, obj, dec.namespaced, defaultNamespace)
+	if err != nil {
+		out.err = &Error{src, err}
+		return
+	}
+	out.objects = append(out.objects, obj)
+}
+
+func splitAPIVersion(av string) (group, version string) {
+	if i := strings.LastIndexByte(av, '/'); i >= 0 {
+		return av[:i], av[i+1:]
+	}
+	return "", av
+}
+
+// objectName reads metadata.name for error messages without trusting the rest.
+func objectName(js []byte) string {
+	var m struct {
+		Metadata struct {
+			Name      any `json:"name"`
+			Namespace any `json:"namespace"`
+		} `json:"metadata"`
+	}
+	_ = json.Unmarshal(js, &m)
+	name, _ := m.Metadata.Name.(string)
+	ns, _ := m.Metadata.Namespace.(string)
+	switch {
+	case name == "":
+		return "(unnamed)"
+	case ns == "":
+		return strconv.Quote(name)
+	default:
+		return strconv.Quote(ns + "/" + name)
+	}
+}
+
+// typeErrorText turns encoding/json errors into the field path and the types a user
+// can act on.
+func typeErrorText(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		field := te.Field
+		if field == "" {
+			field = "(top level)"
+		}
+		return fmt.Sprintf("field %s: got a %s, want %s", field, te.Value, friendlyType(te.Type.String()))
+	}
+	return err.Error()
+}
+
+func friendlyType(t string) string {
+	t = strings.TrimPrefix(t, "*")
+	switch {
+	case strings.HasPrefix(t, "[]"):
+		return "a list"
+	case strings.HasPrefix(t, "map["), strings.HasPrefix(t, "struct"):
+		return "a mapping"
+	case strings.HasPrefix(t, "int"), strings.HasPrefix(t, "uint"), strings.HasSuffix(t, "PortNumber"), strings.HasSuffix(t, "Int32"):
+		return "a number"
+	case t == "bool":
+		return "a boolean"
+	case t == "string", strings.HasPrefix(t, "v1."), strings.HasPrefix(t, "v1alpha"):
+		if strings.Contains(t, ".") && !isStringType(t) {
+			return "a mapping"
+		}
+		return "a string"
+	}
+	return t
+}
+
+// isStringType reports whether a gateway-api named type is a string underneath.
+func isStringType(t string) bool {
+	switch t[strings.LastIndexByte(t, '.')+1:] {
+	case "Hostname", "SectionName", "ObjectName", "Namespace", "Group", "Kind", "ProtocolType",
+		"TLSModeType", "FromNamespaces", "PreciseHostname", "AnnotationKey", "AnnotationValue",
+		"AbsoluteURI", "WellKnownCACertificatesType", "SubjectAltNameType", "GatewayController":
+		return true
+	}
+	return false
+}
+
+func finish(meta model.Meta, obj any, namespaced bool, defaultNamespace string) (any, error) {
+	om := objectMeta(obj)
+	if om.Name == "" {
+		return nil, fmt.Errorf("%s has no metadata.name", meta.Kind)
+	}
+	if namespaced && om.Namespace == "" {
+		om.Namespace = defaultNamespace
+	}
+	if !namespaced {
+		om.Namespace = ""
+	}
+	switch o := obj.(type) {
+	case *gwv1.GatewayClass:
+		return &model.GatewayClass{Meta: meta, Obj: o}, nil
+	case *gwv1.Gateway:
+		return &model.Gateway{Meta: meta, Obj: o}, nil
+	case *gwv1.ListenerSet:
+		return &model.ListenerSet{Meta: meta, Obj: o}, nil
+	case *gwv1.ReferenceGrant:
+		return &model.ReferenceGrant{Meta: meta, Obj: o}, nil
+	case *gwv1.BackendTLSPolicy:
+		return &model.BackendTLSPolicy{Meta: meta, Obj: o}, nil
+	case *corev1.Secret:
+		// kubectl apply merges stringData into data, stringData winning.
+		for k, v := range o.StringData {
+			if o.Data == nil {
+				o.Data = map[string][]byte{}
+			}
+			o.Data[k] = []byte(v)
+		}
+		o.StringData = nil
+		return &model.Secret{Meta: meta, Obj: o}, nil
+	case *corev1.ConfigMap:
+		return &model.ConfigMap{Meta: meta, Obj: o}, nil
+	case *corev1.Service:
+		return &model.Service{Meta: meta, Obj: o}, nil
+	case *corev1.Namespace:
+		return &model.Namespace{Meta: meta, Obj: o}, nil
+	case *model.Route:
+		o.Meta = meta
+		return o, nil
+	}
+	return nil, fmt.Errorf("internal: no model type for %T", obj)
+}

@@ -1,0 +1,203 @@
+// Package load reads Gateway API configuration from files, stdin, kustomize folders
+// or a cluster into one model, remembering where every object came from.
+package load
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/model"
+)
+
+// FileOptions says which files to read, as kubectl's -f, -R and -k do.
+type FileOptions struct {
+	// Filenames are files, folders or "-" for Stdin.
+	Filenames []string
+	// Recursive descends into sub-folders of folders in Filenames.
+	Recursive bool
+	// Kustomize is a kustomization folder to build and read.
+	Kustomize string
+	// DefaultNamespace is given to namespaced objects that name none.
+	DefaultNamespace string
+	Stdin            io.Reader
+}
+
+// input is one stream of YAML and the name it is reported under.
+type input struct {
+	name string
+	data []byte
+}
+
+// Files loads every object named by opts into a model. Any unreadable file or
+// undecodable document is an error naming file:line; objects of kinds the tool does
+// not analyze are counted in Model.Skipped.
+func Files(opts FileOptions) (*model.Model, error) {
+	if len(opts.Filenames) == 0 && opts.Kustomize == "" {
+		return nil, errors.New("no input: give -f FILE|DIR|- or -k DIR, or omit them to read the cluster")
+	}
+	if opts.DefaultNamespace == "" {
+		opts.DefaultNamespace = "default"
+	}
+	var inputs []input
+	for _, name := range opts.Filenames {
+		in, err := readPath(name, opts.Recursive, opts.Stdin)
+		if err != nil {
+			return nil, err
+		}
+		inputs = append(inputs, in...)
+	}
+	if opts.Kustomize != "" {
+		in, err := kustomize(opts.Kustomize)
+		if err != nil {
+			return nil, err
+		}
+		inputs = append(inputs, in)
+	}
+	return Streams(inputs, opts.DefaultNamespace)
+}
+
+func readPath(name string, recursive bool, stdin io.Reader) ([]input, error) {
+	if name == "-" {
+		if stdin == nil {
+			return nil, errors.New("-f - given but there is no standard input")
+		}
+		data, err := io.ReadAll(stdin)
+		if err != nil {
+			return nil, fmt.Errorf("reading standard input: %w", err)
+		}
+		return []input{{"<stdin>", data}}, nil
+	}
+	if strings.HasPrefix(name, "http://") || strings.HasPrefix(name, "https://") {
+		return nil, fmt.Errorf("%s: URLs are not read; download the file and pass its path", name)
+	}
+	st, err := os.Stat(name)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, pathError(err))
+	}
+	if !st.IsDir() {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, pathError(err))
+		}
+		return []input{{name, data}}, nil
+	}
+	var files []string
+	err = filepath.WalkDir(name, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != name && !recursive {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		switch strings.ToLower(filepath.Ext(p)) {
+		case ".yaml", ".yml", ".json":
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, pathError(err))
+	}
+	sort.Strings(files)
+	inputs := make([]input, 0, len(files))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f, pathError(err))
+		}
+		inputs = append(inputs, input{f, data})
+	}
+	return inputs, nil
+}
+
+func pathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// Streams decodes named YAML streams into one model. Documents are decoded on every
+// core; the model keeps input order, so the result does not depend on scheduling.
+func Streams(inputs []input, defaultNamespace string) (*model.Model, error) {
+	type job struct {
+		src  model.Source
+		body []byte
+	}
+	var jobs []job
+	for _, in := range inputs {
+		for _, d := range splitDocuments(in.data) {
+			jobs = append(jobs, job{model.Source{File: in.name, Line: d.line}, d.body})
+		}
+	}
+	results := make([]decoded, len(jobs))
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	next := make(chan int, workers)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] = decodeDocument(jobs[i].src, jobs[i].body, defaultNamespace)
+			}
+		}()
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+
+	m := &model.Model{Skipped: map[string]int{}}
+	for _, r := range results {
+		if r.err != nil {
+			return nil, r.err
+		}
+		for _, s := range r.skipped {
+			m.Skipped[s]++
+		}
+		for _, o := range r.objects {
+			add(m, o)
+		}
+	}
+	return m, nil
+}
+
+// add appends one decoded object to the model list of its kind.
+func add(m *model.Model, o any) {
+	switch o := o.(type) {
+	case *model.GatewayClass:
+		m.GatewayClasses = append(m.GatewayClasses, o)
+	case *model.Gateway:
+		m.Gateways = append(m.Gateways, o)
+	case *model.ListenerSet:
+		m.ListenerSets = append(m.ListenerSets, o)
+	case *model.Route:
+		m.Routes = append(m.Routes, o)
+	case *model.ReferenceGrant:
+		m.ReferenceGrants = append(m.ReferenceGrants, o)
+	case *model.BackendTLSPolicy:
+		m.BackendTLSPolicies = append(m.BackendTLSPolicies, o)
+	case *model.Secret:
+		m.Secrets = append(m.Secrets, o)
+	case *model.ConfigMap:
+		m.ConfigMaps = append(m.ConfigMaps, o)
+	case *model.Service:
+		m.Services = append(m.Services, o)
+	case *model.Namespace:
+		m.Namespaces = append(m.Namespaces, o)
+	}
+}

@@ -1,0 +1,160 @@
+// Package model is the typed, indexed view of a Gateway API configuration that the
+// engine analyzes. The loader fills it; nothing in it knows where bytes came from
+// beyond each object's Source.
+package model
+
+import (
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// Source is where an object was read from: a file and the line its document starts
+// on, or a cluster (File "cluster", Line 0).
+type Source struct {
+	File string `json:"file,omitempty"`
+	Line int    `json:"line,omitempty"`
+}
+
+func (s Source) String() string {
+	switch {
+	case s.File == "":
+		return ""
+	case s.Line <= 0:
+		return s.File
+	default:
+		return fmt.Sprintf("%s:%d", s.File, s.Line)
+	}
+}
+
+// Meta is what the loader records about every object beside its typed view.
+type Meta struct {
+	// APIVersion is the version the user wrote; the typed view may be a newer
+	// version of the same kind (TLSRoute v1alpha2 is analyzed as v1).
+	APIVersion string
+	Kind       string
+	Source     Source
+	// Raw is the object as JSON, as written. Output starts from it so that fields
+	// this tool does not model survive, and provisional fields (GEP-3792) are read
+	// from it.
+	Raw []byte
+}
+
+// Ref names one object of the model.
+type Ref struct {
+	Kind      string `json:"kind"`
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name"`
+}
+
+func (r Ref) String() string {
+	if r.Namespace == "" {
+		return r.Kind + "/" + r.Name
+	}
+	return r.Kind + "/" + r.Namespace + "/" + r.Name
+}
+
+// NamespacedName is the namespace/name key every index uses.
+type NamespacedName struct{ Namespace, Name string }
+
+func (n NamespacedName) String() string {
+	if n.Namespace == "" {
+		return n.Name
+	}
+	return n.Namespace + "/" + n.Name
+}
+
+// Object is one loaded object of a supported kind: its typed view and its Meta.
+type Object[T any] struct {
+	Meta
+	Obj *T
+}
+
+type (
+	GatewayClass     = Object[gwv1.GatewayClass]
+	Gateway          = Object[gwv1.Gateway]
+	ListenerSet      = Object[gwv1.ListenerSet]
+	ReferenceGrant   = Object[gwv1.ReferenceGrant]
+	BackendTLSPolicy = Object[gwv1.BackendTLSPolicy]
+	Secret           = Object[corev1.Secret]
+	ConfigMap        = Object[corev1.ConfigMap]
+	Service          = Object[corev1.Service]
+	Namespace        = Object[corev1.Namespace]
+)
+
+// Route kinds the engine analyzes.
+const (
+	KindHTTPRoute = "HTTPRoute"
+	KindGRPCRoute = "GRPCRoute"
+	KindTLSRoute  = "TLSRoute"
+	KindTCPRoute  = "TCPRoute"
+	KindUDPRoute  = "UDPRoute"
+)
+
+// Route is the kind-independent view of every xRoute: what attachment, hostname
+// intersection and reference resolution need. Typed keeps the kind's own object.
+type Route struct {
+	Meta
+	ObjectMeta metav1.ObjectMeta
+	ParentRefs []gwv1.ParentReference
+	// Hostnames is nil for kinds without hostnames (TCPRoute, UDPRoute).
+	Hostnames []gwv1.Hostname
+	Rules     []RouteRule
+	Typed     any
+}
+
+// RouteRule is one rule of a route, reduced to its backends.
+type RouteRule struct {
+	Name        string
+	BackendRefs []gwv1.BackendRef
+}
+
+// HasHostnames reports whether the route kind carries spec.hostnames.
+func (r *Route) HasHostnames() bool {
+	switch r.Kind {
+	case KindHTTPRoute, KindGRPCRoute, KindTLSRoute:
+		return true
+	}
+	return false
+}
+
+// Key is the route's namespace/name.
+func (r *Route) Key() NamespacedName {
+	return NamespacedName{r.ObjectMeta.Namespace, r.ObjectMeta.Name}
+}
+
+// Model is every object the loader produced, in input order, plus what it skipped.
+type Model struct {
+	GatewayClasses     []*GatewayClass
+	Gateways           []*Gateway
+	ListenerSets       []*ListenerSet
+	Routes             []*Route
+	ReferenceGrants    []*ReferenceGrant
+	BackendTLSPolicies []*BackendTLSPolicy
+	Secrets            []*Secret
+	ConfigMaps         []*ConfigMap
+	Services           []*Service
+	Namespaces         []*Namespace
+
+	// Skipped counts objects of kinds the tool does not analyze, by apiVersion/kind.
+	Skipped map[string]int
+	// Unreadable lists what the loader could not read and why (for example a kind the
+	// identity may not list in a cluster). The engine reports these as skipped checks.
+	Unreadable []Unreadable
+}
+
+// Unreadable is a kind (optionally in one namespace) that the loader could not read.
+type Unreadable struct {
+	Kind      string `json:"kind"`
+	Namespace string `json:"namespace,omitempty"`
+	Reason    string `json:"reason"`
+}
+
+// Len is the number of analyzed objects.
+func (m *Model) Len() int {
+	return len(m.GatewayClasses) + len(m.Gateways) + len(m.ListenerSets) + len(m.Routes) +
+		len(m.ReferenceGrants) + len(m.BackendTLSPolicies) + len(m.Secrets) + len(m.ConfigMaps) +
+		len(m.Services) + len(m.Namespaces)
+}

@@ -1,0 +1,233 @@
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
+	"sigs.k8s.io/yaml"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
+	"github.com/kubectl-gwtls/kubectl-gwtls/model"
+)
+
+// ReportAPIVersion versions the JSON/YAML schema of `analyze` (docs/output.md).
+const ReportAPIVersion = "gwtls.kubectl.dev/v1"
+
+// Report is the machine-readable output of `analyze`.
+type Report struct {
+	APIVersion string             `json:"apiVersion"`
+	Kind       string             `json:"kind"`
+	Summary    Summary            `json:"summary"`
+	Findings   []analyze.Finding  `json:"findings"`
+	Listeners  []ListenerSummary  `json:"listeners"`
+	Unreadable []model.Unreadable `json:"unreadable,omitempty"`
+}
+
+// Summary counts what was analyzed and found.
+type Summary struct {
+	Objects  int            `json:"objects"`
+	Skipped  map[string]int `json:"skipped,omitempty"`
+	Errors   int            `json:"errors"`
+	Warnings int            `json:"warnings"`
+	Info     int            `json:"info"`
+}
+
+// ListenerSummary is what one listener serves: its routes and, per route, the
+// intersected hostnames (spec 003).
+type ListenerSummary struct {
+	Owner          model.Ref      `json:"owner"`
+	Gateway        string         `json:"gateway"`
+	Name           string         `json:"name"`
+	Port           int32          `json:"port"`
+	Protocol       string         `json:"protocol"`
+	TLSMode        string         `json:"tlsMode,omitempty"`
+	Hostname       string         `json:"hostname,omitempty"`
+	Accepted       bool           `json:"accepted"`
+	AttachedRoutes int32          `json:"attachedRoutes"`
+	Routes         []RouteOnSNI   `json:"routes"`
+	Source         model.Source   `json:"source"`
+}
+
+// RouteOnSNI is a route attached to a listener and the hostnames the pair serves;
+// an empty list means any hostname.
+type RouteOnSNI struct {
+	Route     model.Ref `json:"route"`
+	Hostnames []string  `json:"hostnames"`
+}
+
+// NewReport builds the report of a Result.
+func NewReport(res *analyze.Result) Report {
+	r := Report{APIVersion: ReportAPIVersion, Kind: "Report", Findings: res.Findings, Unreadable: res.Model.Unreadable}
+	if r.Findings == nil {
+		r.Findings = []analyze.Finding{}
+	}
+	r.Summary.Objects = res.Model.Len()
+	if len(res.Model.Skipped) > 0 {
+		r.Summary.Skipped = res.Model.Skipped
+	}
+	for _, f := range res.Findings {
+		switch f.Severity {
+		case analyze.SeverityError:
+			r.Summary.Errors++
+		case analyze.SeverityWarning:
+			r.Summary.Warnings++
+		default:
+			r.Summary.Info++
+		}
+	}
+	r.Listeners = []ListenerSummary{}
+	for _, g := range res.Gateways {
+		add := func(l *analyze.ListenerResult) {
+			gw := g.Gateway.Obj
+			src := g.Gateway.Source
+			if l.ListenerSet != nil {
+				src = l.ListenerSet.ListenerSet.Source
+			}
+			ls := ListenerSummary{Owner: l.Owner(), Gateway: gw.Namespace + "/" + gw.Name, Name: l.Name(), Port: int32(l.Listener.Port),
+				Protocol: string(l.Listener.Protocol), TLSMode: string(l.TLSMode()), Hostname: l.Hostname(), Accepted: l.Accepted,
+				AttachedRoutes: l.AttachedRoutes(), Routes: []RouteOnSNI{}, Source: src}
+			for _, a := range l.Attachments {
+				r := a.Route.Route
+				hs := a.Hostnames
+				if len(hs) == 1 && hs[0] == "" || hs == nil {
+					hs = []string{}
+				}
+				ls.Routes = append(ls.Routes, RouteOnSNI{Route: model.Ref{Kind: r.Kind, Namespace: r.ObjectMeta.Namespace, Name: r.ObjectMeta.Name}, Hostnames: hs})
+			}
+			r.Listeners = append(r.Listeners, ls)
+		}
+		for _, l := range g.Listeners {
+			add(l)
+		}
+		for _, set := range g.ListenerSets {
+			if !set.Allowed {
+				continue
+			}
+			for _, l := range set.Listeners {
+				add(l)
+			}
+		}
+	}
+	return r
+}
+
+// JSON writes the report.
+func (r Report) JSON(w io.Writer) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}
+
+// YAML writes the report.
+func (r Report) YAML(w io.Writer) error {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	y, err := yaml.JSONToYAML(b)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(y)
+	return err
+}
+
+// Style is how text output looks: colour only when writing to a terminal and
+// NO_COLOR is unset (the caller decides).
+type Style struct {
+	Color bool
+}
+
+func (s Style) paint(st lipgloss.Style, text string) string {
+	if !s.Color {
+		return text
+	}
+	return st.Render(text)
+}
+
+var (
+	errorStyle   = lipgloss.NewStyle().Foreground(lipgloss.Color("9")).Bold(true)
+	warningStyle = lipgloss.NewStyle().Foreground(lipgloss.Color("11"))
+	infoStyle    = lipgloss.NewStyle().Foreground(lipgloss.Color("12"))
+	dimStyle     = lipgloss.NewStyle().Faint(true)
+	boldStyle    = lipgloss.NewStyle().Bold(true)
+	okStyle      = lipgloss.NewStyle().Foreground(lipgloss.Color("10")).Bold(true)
+)
+
+func (s Style) severity(sev analyze.Severity) string {
+	switch sev {
+	case analyze.SeverityError:
+		return s.paint(errorStyle, "error")
+	case analyze.SeverityWarning:
+		return s.paint(warningStyle, "warning")
+	}
+	return s.paint(infoStyle, "info")
+}
+
+// Table writes findings as a table; wide adds the field and the fix.
+func (r Report) Table(w io.Writer, st Style, wide bool) error {
+	if len(r.Findings) > 0 {
+		header := []string{"SEVERITY", "RULE", "OBJECT", "SOURCE", "MESSAGE"}
+		if wide {
+			header = []string{"SEVERITY", "RULE", "OBJECT", "FIELD", "SOURCE", "MESSAGE", "FIX"}
+		}
+		t := tablewriter.NewTable(w,
+			tablewriter.WithHeader(header),
+			tablewriter.WithHeaderAutoFormat(tw.Off),
+			tablewriter.WithRowAutoWrap(tw.WrapNone),
+			tablewriter.WithRendition(tw.Rendition{Borders: tw.BorderNone, Settings: tw.Settings{
+				Separators: tw.Separators{BetweenColumns: tw.Off, BetweenRows: tw.Off}, Lines: tw.Lines{ShowHeaderLine: tw.Off}}}),
+			tablewriter.WithPadding(tw.Padding{Left: "", Right: "   "}),
+			tablewriter.WithAlignment(tw.Alignment{tw.AlignLeft}),
+		)
+		for _, f := range r.Findings {
+			row := []string{st.severity(f.Severity), f.Rule, f.Object.String(), st.paint(dimStyle, f.Source.String()), oneLine(f.Message)}
+			if wide {
+				row = []string{st.severity(f.Severity), f.Rule, f.Object.String(), f.Field, st.paint(dimStyle, f.Source.String()), oneLine(f.Message), oneLine(firstLine(f.Fix))}
+			}
+			if err := t.Append(row); err != nil {
+				return err
+			}
+		}
+		if err := t.Render(); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+	}
+	return r.summaryLine(w, st)
+}
+
+func (r Report) summaryLine(w io.Writer, st Style) error {
+	s := r.Summary
+	verdict := st.paint(okStyle, "clean")
+	if s.Errors > 0 {
+		verdict = st.paint(errorStyle, fmt.Sprintf("%d errors", s.Errors))
+	}
+	routes := 0
+	for _, l := range r.Listeners {
+		routes += int(l.AttachedRoutes)
+	}
+	_, err := fmt.Fprintf(w, "%s: %d objects, %d listeners, %d route attachments; %d errors, %d warnings, %d info\n",
+		st.paint(boldStyle, "analyzed"), s.Objects, len(r.Listeners), routes, s.Errors, s.Warnings, s.Info)
+	if err == nil && s.Errors == 0 {
+		_, err = fmt.Fprintf(w, "%s\n", verdict)
+	}
+	return err
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
