@@ -49,11 +49,11 @@ func parseKeyPair(s *corev1.Secret) keyPair {
 	crt, key := s.Data[corev1.TLSCertKey], s.Data[corev1.TLSPrivateKeyKey]
 	switch {
 	case len(crt) == 0 && len(key) == 0:
-		return keyPair{err: fmt.Errorf("Secret has no %s and no %s", corev1.TLSCertKey, corev1.TLSPrivateKeyKey)}
+		return keyPair{err: fmt.Errorf("the Secret has no %s and no %s", corev1.TLSCertKey, corev1.TLSPrivateKeyKey)}
 	case len(crt) == 0:
-		return keyPair{err: fmt.Errorf("Secret has no %s", corev1.TLSCertKey)}
+		return keyPair{err: fmt.Errorf("the Secret has no %s", corev1.TLSCertKey)}
 	case len(key) == 0:
-		return keyPair{err: fmt.Errorf("Secret has no %s", corev1.TLSPrivateKeyKey)}
+		return keyPair{err: fmt.Errorf("the Secret has no %s", corev1.TLSPrivateKeyKey)}
 	}
 	pair, err := tls.X509KeyPair(crt, key)
 	if err != nil {

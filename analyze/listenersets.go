@@ -20,9 +20,7 @@ func (e *engine) listenerSets() {
 		kind := kindOr(ref.Kind, "Gateway")
 		ns := namespaceOr(ref.Namespace, o.Namespace)
 		for _, l := range o.Spec.Listeners {
-			lr.Listeners = append(lr.Listeners, &ListenerResult{ListenerSet: lr, Listener: gwv1.Listener{
-				Name: l.Name, Hostname: l.Hostname, Port: l.Port, Protocol: l.Protocol, TLS: l.TLS, AllowedRoutes: l.AllowedRoutes,
-			}})
+			lr.Listeners = append(lr.Listeners, &ListenerResult{ListenerSet: lr, Listener: gwv1.Listener(l)})
 		}
 		if group != gwv1.GroupName || kind != "Gateway" {
 			lr.Trace = append(lr.Trace, Step{Rule: "listenerset.parentRef", Detail: fmt.Sprintf("parentRef names %s/%s, not a Gateway", group, kind),

@@ -216,7 +216,7 @@ func (e *engine) attach(rr *RouteResult, i int, ref gwv1.ParentReference) *Paren
 				fix := fmt.Sprintf("add a route hostname that %s matches (for example %s), or change the listener hostname", ln, exampleHost(l.Hostname()))
 				pr.Trace = append(pr.Trace, Step{Rule: "hostname.intersect", Subject: ln, Inputs: in,
 					Detail: fmt.Sprintf("listener hostname %q and route hostnames [%s] do not intersect", l.Hostname(), strings.Join(rh, ", ")), Fix: fix})
-				hostFail = append(hostFail, l.Name())
+				hostFail = append(hostFail, fmt.Sprintf("%s (%s)", l.Name(), l.Hostname()))
 				fixes = append(fixes, fix)
 				continue
 			}
@@ -245,8 +245,12 @@ func (e *engine) attach(rr *RouteResult, i int, ref gwv1.ParentReference) *Paren
 	fix := firstNonEmpty(fixes)
 	switch {
 	case len(hostFail) > 0:
+		hs := make([]string, len(r.Hostnames))
+		for i, h := range r.Hostnames {
+			hs[i] = string(h)
+		}
 		return reject(gwv1.RouteReasonNoMatchingListenerHostname,
-			fmt.Sprintf("no hostname of the route intersects the hostname of listeners %s", strings.Join(hostFail, ", ")), fix)
+			fmt.Sprintf("route hostnames [%s] intersect no listener hostname: %s", strings.Join(hs, ", "), strings.Join(hostFail, ", ")), fix)
 	case len(kindFail)+len(nsFail) > 0:
 		var parts []string
 		if len(kindFail) > 0 {

@@ -1,12 +1,14 @@
 package render
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
 	"sigs.k8s.io/yaml"
@@ -40,17 +42,17 @@ type Summary struct {
 // ListenerSummary is what one listener serves: its routes and, per route, the
 // intersected hostnames (spec 003).
 type ListenerSummary struct {
-	Owner          model.Ref      `json:"owner"`
-	Gateway        string         `json:"gateway"`
-	Name           string         `json:"name"`
-	Port           int32          `json:"port"`
-	Protocol       string         `json:"protocol"`
-	TLSMode        string         `json:"tlsMode,omitempty"`
-	Hostname       string         `json:"hostname,omitempty"`
-	Accepted       bool           `json:"accepted"`
-	AttachedRoutes int32          `json:"attachedRoutes"`
-	Routes         []RouteOnSNI   `json:"routes"`
-	Source         model.Source   `json:"source"`
+	Owner          model.Ref    `json:"owner"`
+	Gateway        string       `json:"gateway"`
+	Name           string       `json:"name"`
+	Port           int32        `json:"port"`
+	Protocol       string       `json:"protocol"`
+	TLSMode        string       `json:"tlsMode,omitempty"`
+	Hostname       string       `json:"hostname,omitempty"`
+	Accepted       bool         `json:"accepted"`
+	AttachedRoutes int32        `json:"attachedRoutes"`
+	Routes         []RouteOnSNI `json:"routes"`
+	Source         model.Source `json:"source"`
 }
 
 // RouteOnSNI is a route attached to a listener and the hostnames the pair serves;
@@ -146,21 +148,49 @@ type Style struct {
 	Color bool
 }
 
-func (s Style) paint(st lipgloss.Style, text string) string {
-	if !s.Color {
-		return text
+// palette names the emphasis the output uses.
+type palette int
+
+const (
+	errorStyle palette = iota
+	warningStyle
+	infoStyle
+	dimStyle
+	boldStyle
+	okStyle
+)
+
+// colorRenderer renders ANSI colours whatever the output is; Style decides whether
+// to use it, so that --color=always works through pipes.
+var colorRenderer = func() *lipgloss.Renderer {
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(termenv.ANSI256)
+	return r
+}()
+
+func (p palette) style() lipgloss.Style {
+	st := colorRenderer.NewStyle()
+	switch p {
+	case errorStyle:
+		return st.Foreground(lipgloss.Color("9")).Bold(true)
+	case warningStyle:
+		return st.Foreground(lipgloss.Color("11"))
+	case infoStyle:
+		return st.Foreground(lipgloss.Color("12"))
+	case dimStyle:
+		return st.Faint(true)
+	case okStyle:
+		return st.Foreground(lipgloss.Color("10")).Bold(true)
 	}
-	return st.Render(text)
+	return st.Bold(true)
 }
 
-var (
-	errorStyle   = lipgloss.NewStyle().Foreground(lipgloss.Color("9")).Bold(true)
-	warningStyle = lipgloss.NewStyle().Foreground(lipgloss.Color("11"))
-	infoStyle    = lipgloss.NewStyle().Foreground(lipgloss.Color("12"))
-	dimStyle     = lipgloss.NewStyle().Faint(true)
-	boldStyle    = lipgloss.NewStyle().Bold(true)
-	okStyle      = lipgloss.NewStyle().Foreground(lipgloss.Color("10")).Bold(true)
-)
+func (s Style) paint(p palette, text string) string {
+	if !s.Color || text == "" {
+		return text
+	}
+	return p.style().Render(text)
+}
 
 func (s Style) severity(sev analyze.Severity) string {
 	switch sev {
@@ -175,18 +205,19 @@ func (s Style) severity(sev analyze.Severity) string {
 // Table writes findings as a table; wide adds the field and the fix.
 func (r Report) Table(w io.Writer, st Style, wide bool) error {
 	if len(r.Findings) > 0 {
+		var buf bytes.Buffer
 		header := []string{"SEVERITY", "RULE", "OBJECT", "SOURCE", "MESSAGE"}
 		if wide {
 			header = []string{"SEVERITY", "RULE", "OBJECT", "FIELD", "SOURCE", "MESSAGE", "FIX"}
 		}
-		t := tablewriter.NewTable(w,
+		t := tablewriter.NewTable(&buf,
 			tablewriter.WithHeader(header),
 			tablewriter.WithHeaderAutoFormat(tw.Off),
 			tablewriter.WithRowAutoWrap(tw.WrapNone),
 			tablewriter.WithRendition(tw.Rendition{Borders: tw.BorderNone, Settings: tw.Settings{
 				Separators: tw.Separators{BetweenColumns: tw.Off, BetweenRows: tw.Off}, Lines: tw.Lines{ShowHeaderLine: tw.Off}}}),
-			tablewriter.WithPadding(tw.Padding{Left: "", Right: "   "}),
-			tablewriter.WithAlignment(tw.Alignment{tw.AlignLeft}),
+			tablewriter.WithHeaderAlignment(tw.AlignLeft),
+			tablewriter.WithRowAlignment(tw.AlignLeft),
 		)
 		for _, f := range r.Findings {
 			row := []string{st.severity(f.Severity), f.Rule, f.Object.String(), st.paint(dimStyle, f.Source.String()), oneLine(f.Message)}
@@ -198,6 +229,9 @@ func (r Report) Table(w io.Writer, st Style, wide bool) error {
 			}
 		}
 		if err := t.Render(); err != nil {
+			return err
+		}
+		if err := writeTrimmed(w, buf.String()); err != nil {
 			return err
 		}
 		fmt.Fprintln(w)
@@ -230,4 +264,15 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// writeTrimmed writes table text without the padding tablewriter leaves at line
+// ends and at the start of every line.
+func writeTrimmed(w io.Writer, table string) error {
+	lines := strings.Split(strings.TrimRight(table, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(strings.TrimPrefix(l, " "), " ")
+	}
+	_, err := io.WriteString(w, strings.Join(lines, "\n")+"\n")
+	return err
 }

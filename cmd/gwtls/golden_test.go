@@ -1,0 +1,122 @@
+package gwtls
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+)
+
+// update regenerates golden files: go test ./cmd/gwtls -run Golden -update
+var update = flag.Bool("update", false, "rewrite golden files from the current output")
+
+// goldenNow pins the clock so condition timestamps and certificate checks are
+// reproducible.
+const goldenNow = "2026-01-01T00:00:00Z"
+
+// run executes the command tree in-process, as the binary would, and returns
+// stdout, stderr and the exit code.
+func run(t *testing.T, stdin string, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	streams := genericiooptions.IOStreams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errOut}
+	root := NewRootCmd(streams)
+	root.SetArgs(args)
+	root.SetOut(&out)
+	root.SetErr(&errOut)
+	err := root.Execute()
+	code := ExitCode(err)
+	if err != nil && code != ExitFindings {
+		fmt.Fprintf(&errOut, "error: %v\n", err)
+	}
+	return out.String(), errOut.String(), code
+}
+
+// TestGolden runs every case in testdata/golden: NAME.yaml is the input;
+// NAME.status.golden is `render status -o yaml`; NAME.analyze.golden is the
+// `analyze` table followed by the exit code. Review changes as diffs.
+func TestGolden(t *testing.T) {
+	inputs, err := filepath.Glob("../../testdata/golden/*.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(inputs) == 0 {
+		t.Fatal("no golden inputs in testdata/golden")
+	}
+	for _, in := range inputs {
+		name := strings.TrimSuffix(filepath.Base(in), ".yaml")
+		t.Run(name, func(t *testing.T) {
+			extra := goldenFlags(t, in)
+			status, stderr, code := run(t, "", append([]string{"render", "status", "-f", in, "-o", "yaml", "--now", goldenNow}, extra...)...)
+			if code != ExitClean {
+				t.Fatalf("render status exit %d: %s", code, stderr)
+			}
+			compareGolden(t, strings.TrimSuffix(in, ".yaml")+".status.golden", status)
+
+			table, stderr, code := run(t, "", append([]string{"analyze", "-f", in, "--now", goldenNow, "--color", "never", "-o", "wide"}, extra...)...)
+			compareGolden(t, strings.TrimSuffix(in, ".yaml")+".analyze.golden", fmt.Sprintf("%s%s--- exit %d\n", stderr, table, code))
+		})
+	}
+}
+
+// goldenFlags reads extra command-line flags from a leading "# flags: ..." comment.
+func goldenFlags(t *testing.T, path string) []string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "# flags:"); ok {
+			return strings.Fields(rest)
+		}
+		if !strings.HasPrefix(line, "#") {
+			break
+		}
+	}
+	return nil
+}
+
+func compareGolden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run: go test ./cmd/gwtls -run Golden -update)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs from the output (review, then run: go test ./cmd/gwtls -run Golden -update)\n%s", path, diff(string(want), got))
+	}
+}
+
+// diff shows the first differing lines, enough to see what changed.
+func diff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	var b strings.Builder
+	shown := 0
+	for i := 0; i < len(w) || i < len(g); i++ {
+		var wl, gl string
+		if i < len(w) {
+			wl = w[i]
+		}
+		if i < len(g) {
+			gl = g[i]
+		}
+		if wl != gl {
+			fmt.Fprintf(&b, "line %d:\n  want: %s\n  got:  %s\n", i+1, wl, gl)
+			if shown++; shown >= 10 {
+				break
+			}
+		}
+	}
+	return b.String()
+}
