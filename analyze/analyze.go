@@ -4,7 +4,6 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/gateway-api/pkg/features"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
@@ -98,7 +97,11 @@ func (e *engine) gateways() {
 				// Another controller's class may own it; nothing in scope writes its status.
 				continue
 			}
-			gr.Controller = gwv1.GatewayController(e.opts.Controller)
+			// App teams lint routes without the platform's GatewayClass: analyze the
+			// Gateway as a conformant controller would, under a placeholder name, and
+			// say so (gateway/GatewayClassNotFound).
+			gr.ClassMissing = true
+			gr.Controller = AssumedController
 		}
 		for _, l := range g.Obj.Spec.Listeners {
 			gr.Listeners = append(gr.Listeners, &ListenerResult{Gateway: gr, Listener: l})

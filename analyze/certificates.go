@@ -130,10 +130,10 @@ func (e *engine) resolveCertificates(l *ListenerResult) {
 	valid := 0
 	var notPermitted, invalid []problem
 	for i, ref := range refs {
-		cr := &CertificateRef{Ref: ref}
-		l.Certificates = append(l.Certificates, cr)
 		group, kind := groupOr(ref.Group, ""), kindOr(ref.Kind, "Secret")
 		ns := namespaceOr(ref.Namespace, owner.Namespace)
+		cr := &CertificateRef{Ref: ref, Namespace: ns}
+		l.Certificates = append(l.Certificates, cr)
 		subject := fmt.Sprintf("certificateRefs[%d] %s %s/%s", i, kind, ns, ref.Name)
 		step := Step{Rule: "listener.tls.certificateRefs", Subject: subject}
 		switch {
@@ -163,6 +163,7 @@ func (e *engine) resolveCertificates(l *ListenerResult) {
 						"put a PEM certificate chain (leaf first) in tls.crt and its private key in tls.key"})
 				} else {
 					valid++
+					cr.Chain = kp.chain
 					step.Passed, step.Detail = true, fmt.Sprintf("Secret %s/%s holds a certificate and matching key", ns, ref.Name)
 				}
 			}

@@ -81,7 +81,7 @@ func conflictBetween(a, b *ListenerResult, f Features) (string, string) {
 	port := a.Listener.Port
 	hostnameConflict := string(gwv1.ListenerReasonHostnameConflict)
 	protocolConflict := string(gwv1.ListenerReasonProtocolConflict)
-	sameHost := a.Hostname() == b.Hostname()
+	sameHost := !hostname.Distinct(a.Hostname(), b.Hostname())
 	hostDesc := func() string {
 		if a.Hostname() == "" {
 			return "no hostname"
@@ -105,6 +105,9 @@ func conflictBetween(a, b *ListenerResult, f Features) (string, string) {
 	tlsPair := func(x, y gwv1.ProtocolType) bool { return (pa == x && pb == y) || (pa == y && pb == x) }
 	switch {
 	case tlsPair(gwv1.HTTPSProtocolType, gwv1.TLSProtocolType):
+		// DESIGN.md reads GEP-2643's "TLS/Passthrough and HTTPS/Terminate" conflict row
+		// per port: on different ports the two are distinct, as every Gateway API
+		// distinctness rule is scoped to a port.
 		tls := a
 		if pb == gwv1.TLSProtocolType {
 			tls = b
@@ -145,13 +148,13 @@ func markConflict(l, other *ListenerResult, reason, why string) {
 // without being equal (OverlappingTLSConfig, reason OverlappingHostnames). Equal
 // hostnames are a conflict instead.
 func overlapping(a, b *ListenerResult) {
-	if a.TLSMode() != gwv1.TLSModeTerminate || b.TLSMode() != gwv1.TLSModeTerminate || a.Hostname() == b.Hostname() {
+	if a.TLSMode() != gwv1.TLSModeTerminate || b.TLSMode() != gwv1.TLSModeTerminate || !hostname.Distinct(a.Hostname(), b.Hostname()) {
 		return
 	}
 	if a.state.conflict != nil || b.state.conflict != nil {
 		return
 	}
-	if _, ok := hostname.Intersect(a.Hostname(), b.Hostname()); !ok {
+	if !hostname.Overlap(a.Hostname(), b.Hostname()) {
 		return
 	}
 	for _, pair := range [][2]*ListenerResult{{a, b}, {b, a}} {

@@ -84,7 +84,7 @@ func (e *engine) findings() {
 	for _, g := range e.res.Gateways {
 		gw := g.Gateway
 		ref := refOf("Gateway", gw.Obj.ObjectMeta)
-		if g.Class == nil {
+		if g.ClassMissing {
 			e.add(Finding{Rule: "gateway/GatewayClassNotFound", Severity: SeverityWarning, Object: ref, Source: gw.Source,
 				Message: fmt.Sprintf("GatewayClass %q is not in the input; analyzed as a conformant controller supporting every feature", gw.Obj.Spec.GatewayClassName),
 				Fix:     "include the GatewayClass (with status.supportedFeatures) or pass --supported-features"})
@@ -121,9 +121,6 @@ func (e *engine) findings() {
 				Message: "the route names no parentRefs, so it attaches to nothing", Fix: "add spec.parentRefs naming a Gateway or ListenerSet"})
 		}
 		for _, p := range rr.Parents {
-			if !p.Written {
-				continue
-			}
 			if c := Find(p.Conditions, "Accepted"); c != nil && c.Status == metav1.ConditionFalse {
 				e.fromCondition("route", *c, SeverityError, ref, r.Source, fmt.Sprintf("spec.parentRefs[%d]", p.Index))
 			}

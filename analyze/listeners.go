@@ -58,6 +58,7 @@ func routeKindsFor(l *ListenerResult, f Features) []string {
 // then resolves conflicts across the merged set.
 func (e *engine) listeners(g *GatewayResult) {
 	f := e.features(g)
+	g.paramsProblem = e.parametersProblem(g)
 	for _, l := range g.Listeners {
 		l.state = &listenerState{}
 		e.validateListener(g, l, f)
@@ -136,8 +137,8 @@ func (e *engine) validateListener(g *GatewayResult, l *ListenerResult, f Feature
 
 	// Route kinds (AllowedRoutes.Kinds; ResolvedRefs/InvalidRouteKinds).
 	kinds := routeKindsFor(l, f)
-	if !supported {
-		kinds = nil
+	if st.notAccepted != nil {
+		kinds = nil // a listener that is never configured carries no route kind
 	}
 	l.SupportedKinds = []gwv1.RouteGroupKind{}
 	if li.AllowedRoutes == nil || len(li.AllowedRoutes.Kinds) == 0 {
@@ -154,10 +155,10 @@ func (e *engine) validateListener(g *GatewayResult, l *ListenerResult, f Feature
 				invalid = append(invalid, groupKindString(group, string(rk.Kind)))
 			}
 		}
-		if len(invalid) > 0 && supported {
+		if len(invalid) > 0 && st.notAccepted == nil {
 			p := problem{string(gwv1.ListenerReasonInvalidRouteKinds),
-				fmt.Sprintf("route kinds %s are not supported on a %s listener", strings.Join(invalid, ", "), protocolLabel(l)),
-				fmt.Sprintf("remove them from allowedRoutes.kinds; a %s listener takes %s", protocolLabel(l), orNone(kinds))}
+				fmt.Sprintf("route kinds %s are not supported on %s listener", strings.Join(invalid, ", "), article(protocolLabel(l))),
+				fmt.Sprintf("remove them from allowedRoutes.kinds; %s listener takes %s", article(protocolLabel(l)), orNone(kinds))}
 			st.unresolved = append(st.unresolved, p)
 			step("listener.allowedRoutes.kinds", false, p.message, p.fix)
 		}
@@ -192,13 +193,13 @@ func tlsSettingsProblem(l *ListenerResult, f Features) *problem {
 		}
 	case gwv1.TLSProtocolType:
 		switch {
-		case li.TLS == nil || li.TLS.Mode == nil || *li.TLS.Mode == "":
-			return &problem{unsupported, "tls.mode must be set for protocol TLS",
-				"set tls.mode to Passthrough (route on SNI, backend terminates) or Terminate"}
-		case *li.TLS.Mode == gwv1.TLSModePassthrough && len(li.TLS.CertificateRefs) > 0:
+		case li.TLS == nil:
+			return &problem{unsupported, "tls must be set for protocol TLS",
+				"add tls with mode Passthrough (route on SNI, backend terminates) or Terminate (with certificateRefs)"}
+		case l.TLSMode() == gwv1.TLSModePassthrough && len(li.TLS.CertificateRefs) > 0:
 			return &problem{unsupported, "tls.certificateRefs must be empty when tls.mode is Passthrough",
 				"remove tls.certificateRefs: in Passthrough the backend presents its own certificate"}
-		case *li.TLS.Mode == gwv1.TLSModeTerminate && !f.Supports(features.SupportTLSRouteModeTerminate):
+		case l.TLSMode() == gwv1.TLSModeTerminate && !f.Supports(features.SupportTLSRouteModeTerminate):
 			return &problem{unsupported, "tls.mode Terminate on a TLS listener is not supported by this implementation (feature TLSRouteModeTerminate)",
 				"use tls.mode Passthrough, or an HTTPS listener with an HTTPRoute"}
 		}
@@ -211,6 +212,14 @@ func protocolLabel(l *ListenerResult) string {
 		return fmt.Sprintf("%s/%s", l.Listener.Protocol, m)
 	}
 	return string(l.Listener.Protocol)
+}
+
+// article prefixes a protocol with "a" or "an" as it is spoken (an HTTP, a TLS).
+func article(word string) string {
+	if word != "" && strings.ContainsRune("AEFHILMNORSX", rune(word[0])) {
+		return "an " + word
+	}
+	return "a " + word
 }
 
 func orNone(kinds []string) string {

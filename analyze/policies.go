@@ -87,8 +87,20 @@ func (e *engine) policies() {
 
 	// Precedence (GEP-713 conflict resolution, as GEP-1897 applies it): the oldest
 	// policy wins, then the first by namespace/name; the others are Conflicted.
+	targets := make([]policyTarget, 0, len(byTarget))
+	for t := range byTarget {
+		targets = append(targets, t)
+	}
+	sort.Slice(targets, func(i, j int) bool {
+		a, b := targets[i], targets[j]
+		if a.service != b.service {
+			return a.service.String() < b.service.String()
+		}
+		return a.section < b.section
+	})
 	conflicted := map[*PolicyResult]*PolicyResult{}
-	for _, ps := range byTarget {
+	for _, t := range targets {
+		ps := byTarget[t]
 		if len(ps) < 2 {
 			continue
 		}

@@ -5,6 +5,7 @@
 package analyze
 
 import (
+	"crypto/x509"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -52,7 +53,16 @@ type GatewayResult struct {
 	ListenerSets         []*ListenerSetResult
 	AttachedListenerSets int32
 	Trace                []Step
+	// ClassMissing is set when the GatewayClass is not in the input: the Gateway is
+	// analyzed as a conformant controller would treat it, under AssumedController.
+	ClassMissing bool
+
+	paramsProblem *problem
 }
+
+// AssumedController is the controllerName written for Gateways whose class is not in
+// the input (and no --controller was given).
+const AssumedController gwv1.GatewayController = "gwtls.kubectl.dev/assumed-controller"
 
 // ListenerSetResult is the decision about one ListenerSet.
 type ListenerSetResult struct {
@@ -75,8 +85,11 @@ type ListenerResult struct {
 	Conflicted     bool
 	SupportedKinds []gwv1.RouteGroupKind
 	Attachments    []*Attachment
-	Conditions     []Condition
-	Trace          []Step
+	// Inactive are routes accepted through other listeners that this listener
+	// would take if it were accepted; they count in attachedRoutes only.
+	Inactive   []*RouteResult
+	Conditions []Condition
+	Trace      []Step
 	// Certificates are the resolved certificateRefs, in order (TLS terminate only).
 	Certificates []*CertificateRef
 
@@ -108,19 +121,24 @@ func (l *ListenerResult) Owner() model.Ref {
 func (l *ListenerResult) TLSMode() gwv1.TLSModeType {
 	switch l.Listener.Protocol {
 	case gwv1.HTTPSProtocolType, gwv1.TLSProtocolType:
-		if l.Listener.TLS == nil || l.Listener.TLS.Mode == nil || *l.Listener.TLS.Mode == "" {
-			if l.Listener.Protocol == gwv1.HTTPSProtocolType {
-				return gwv1.TLSModeTerminate
-			}
-			return ""
+		switch {
+		case l.Listener.TLS == nil && l.Listener.Protocol == gwv1.TLSProtocolType:
+			return "" // invalid: a TLS listener needs tls
+		case l.Listener.TLS == nil || l.Listener.TLS.Mode == nil || *l.Listener.TLS.Mode == "":
+			// ListenerTLSConfig.Mode: +kubebuilder:default=Terminate.
+			return gwv1.TLSModeTerminate
 		}
 		return *l.Listener.TLS.Mode
 	}
 	return ""
 }
 
-// AttachedRoutes is the number of routes attached to the listener.
-func (l *ListenerResult) AttachedRoutes() int32 { return int32(len(l.Attachments)) }
+// AttachedRoutes is the number of routes attached to the listener. Routes a
+// listener would take count even while the listener itself is not accepted
+// (ListenerStatus.AttachedRoutes: "the AttachedRoutes field count MUST be set for
+// Listeners, even if the Accepted condition of an individual Listener is set to
+// False"); only Attachments carry traffic.
+func (l *ListenerResult) AttachedRoutes() int32 { return int32(len(l.Attachments) + len(l.Inactive)) }
 
 // RouteResult is the decision about one route, per parentRef.
 type RouteResult struct {
@@ -145,8 +163,9 @@ type ParentResult struct {
 	Attachments []*Attachment
 	Conditions  []Condition
 	Trace       []Step
-	// Written is false when no controller in scope would write this parent's status
-	// (the parent belongs to another controller or is not a Gateway API parent).
+	// Written is false when no controller in scope would write this parent's status:
+	// the parent belongs to another controller, is not a Gateway API parent, or is
+	// not in the input (then Conditions still say why, for findings and explain).
 	Written bool
 }
 
@@ -172,10 +191,24 @@ type BackendResult struct {
 
 // CertificateRef is one resolved certificateRef of a listener.
 type CertificateRef struct {
-	Ref      gwv1.SecretObjectReference
-	Secret   *model.Secret
-	External bool
-	Problem  string
+	Ref       gwv1.SecretObjectReference
+	Namespace string
+	Secret    *model.Secret
+	External  bool
+	Problem   string
+	// Chain is the parsed tls.crt, leaf first, when the Secret holds a usable key pair.
+	Chain []*x509.Certificate
+}
+
+// Usable reports whether the certificate can be served (or is declared external).
+func (c *CertificateRef) Usable() bool { return c.Problem == "" && (c.External || len(c.Chain) > 0) }
+
+// DNSNames are the leaf's DNS SANs.
+func (c *CertificateRef) DNSNames() []string {
+	if len(c.Chain) == 0 {
+		return nil
+	}
+	return c.Chain[0].DNSNames
 }
 
 // Step is one decision of the engine, recorded for explain: the rule applied, what

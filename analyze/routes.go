@@ -78,11 +78,18 @@ func (e *engine) attach(rr *RouteResult, i int, ref gwv1.ParentReference) *Paren
 				pr.Written = false
 				return pr
 			}
+			// No controller would know of this parent, so none writes its status; the
+			// condition stays for findings and explain.
+			pr.Written = false
 			step("route.parentRef.exists", false, fmt.Sprintf("%s is not in the input", parentName),
 				"check parentRefs[].name and namespace, or include the Gateway in the input", nil)
 			return reject(gwv1.RouteReasonNoMatchingParent, fmt.Sprintf("%s not found", parentName), pr.Trace[0].Fix)
 		}
 		pr.Gateway, pr.Controller = gw, gw.Controller
+		if c := Find(gw.Conditions, "Accepted"); c != nil && c.Status != "True" {
+			step("route.parentRef.accepted", false, fmt.Sprintf("%s is not accepted: %s", parentName, c.Message), c.Fix, nil)
+			return reject(gwv1.RouteReasonNoMatchingParent, fmt.Sprintf("%s is not accepted: %s", parentName, c.Message), c.Fix)
+		}
 		candidates = gw.Listeners
 	case group == gwv1.GroupName && kind == "ListenerSet":
 		ls := e.ix.listenerSets[nn{Namespace: ns, Name: string(ref.Name)}]
@@ -91,6 +98,7 @@ func (e *engine) attach(rr *RouteResult, i int, ref gwv1.ParentReference) *Paren
 				pr.Written = false
 				return pr
 			}
+			pr.Written = false
 			step("route.parentRef.exists", false, fmt.Sprintf("%s is not in the input", parentName),
 				"check parentRefs[].name and namespace, or include the ListenerSet in the input", nil)
 			return reject(gwv1.RouteReasonNoMatchingParent, fmt.Sprintf("%s not found", parentName), pr.Trace[0].Fix)
@@ -168,17 +176,21 @@ func (e *engine) attach(rr *RouteResult, i int, ref gwv1.ParentReference) *Paren
 
 	var notAccepted, kindFail, nsFail, hostFail []string
 	var fixes []string
+	var inactive []*ListenerResult
+	listenerNotAccepted := func(l *ListenerResult) {
+		c := Find(l.Conditions, "Accepted")
+		msg, fix := "not evaluated", ""
+		if c != nil {
+			msg, fix = c.Reason+": "+c.Message, c.Fix
+		}
+		notAccepted = append(notAccepted, l.Name())
+		pr.Trace = append(pr.Trace, Step{Rule: "listener.accepted", Subject: "listener " + l.Name(), Detail: "listener is not accepted: " + msg, Fix: fix})
+		fixes = append(fixes, fix)
+	}
 	for _, l := range candidates {
 		ln := "listener " + l.Name()
-		if !l.Accepted {
-			c := Find(l.Conditions, "Accepted")
-			msg, fix := "not evaluated", ""
-			if c != nil {
-				msg, fix = c.Reason+": "+c.Message, c.Fix
-			}
-			notAccepted = append(notAccepted, l.Name())
-			pr.Trace = append(pr.Trace, Step{Rule: "listener.accepted", Subject: ln, Detail: "listener is not accepted: " + msg, Fix: fix})
-			fixes = append(fixes, fix)
+		if l.state == nil || l.state.notAccepted != nil {
+			listenerNotAccepted(l) // never configured: nothing to check against
 			continue
 		}
 		if !kindSupported(l, r.Kind) {
@@ -224,6 +236,13 @@ func (e *engine) attach(rr *RouteResult, i int, ref gwv1.ParentReference) *Paren
 			pr.Trace = append(pr.Trace, Step{Rule: "hostname.intersect", Subject: ln, Inputs: in, Passed: true,
 				Detail: fmt.Sprintf("intersected hostnames: %s", describeHosts(hosts))})
 		}
+		if !l.Accepted {
+			// Conflicted: the route would attach, so it counts (AttachedRoutes), but
+			// no traffic reaches it through this listener.
+			listenerNotAccepted(l)
+			inactive = append(inactive, l)
+			continue
+		}
 		a := &Attachment{Route: rr, Parent: pr, Listener: l, Hostnames: hosts}
 		pr.Attachments = append(pr.Attachments, a)
 		if !routeOnListener(l, rr) {
@@ -232,6 +251,11 @@ func (e *engine) attach(rr *RouteResult, i int, ref gwv1.ParentReference) *Paren
 	}
 
 	if len(pr.Attachments) > 0 {
+		for _, l := range inactive {
+			if !containsRoute(l.Inactive, rr) && !routeOnListener(l, rr) {
+				l.Inactive = append(l.Inactive, rr)
+			}
+		}
 		names := make([]string, len(pr.Attachments))
 		for i, a := range pr.Attachments {
 			names[i] = a.Listener.Name()
@@ -269,6 +293,15 @@ func (e *engine) attach(rr *RouteResult, i int, ref gwv1.ParentReference) *Paren
 func (e *engine) listenerSetOutOfScope(namespace, name string) bool {
 	for _, ls := range e.res.Model.ListenerSets {
 		if ls.Obj.Namespace == namespace && ls.Obj.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func containsRoute(rs []*RouteResult, rr *RouteResult) bool {
+	for _, r := range rs {
+		if r == rr {
 			return true
 		}
 	}

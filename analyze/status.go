@@ -47,6 +47,8 @@ func (e *engine) listenerConditions(l *ListenerResult) {
 
 	var programmed Condition
 	switch {
+	case l.Gateway.paramsProblem != nil:
+		programmed = cond(gwv1.ListenerConditionProgrammed, false, gwv1.ListenerReasonInvalid, "the Gateway is not accepted: "+l.Gateway.paramsProblem.message, l.Gateway.paramsProblem.fix, gen, e.now)
 	case !l.Accepted:
 		programmed = cond(gwv1.ListenerConditionProgrammed, false, gwv1.ListenerReasonInvalid, "listener is not accepted: "+accepted.Message, accepted.Fix, gen, e.now)
 	case st.certInvalid:
@@ -89,7 +91,7 @@ func (e *engine) gatewayStatus(g *GatewayResult) {
 		}
 	}
 	var acc Condition
-	if p := e.parametersProblem(g); p != nil {
+	if p := g.paramsProblem; p != nil {
 		acc = cond(gwv1.GatewayConditionAccepted, false, p.reason, p.message, p.fix, gen, e.now)
 	} else if len(invalid) > 0 {
 		msg := fmt.Sprintf("listeners not valid: %s; accepted: %s", strings.Join(invalid, ", "), orDash(accepted))
@@ -98,10 +100,19 @@ func (e *engine) gatewayStatus(g *GatewayResult) {
 	} else {
 		acc = cond(gwv1.GatewayConditionAccepted, true, gwv1.GatewayReasonAccepted, "Gateway is accepted", "", gen, e.now)
 	}
+	programmed := 0
+	for _, l := range g.Listeners {
+		if IsTrue(l.Conditions, string(gwv1.ListenerConditionProgrammed)) {
+			programmed++
+		}
+	}
 	var prog Condition
-	if acc.Status == "True" {
+	switch {
+	case acc.Status == "True" && programmed > 0:
 		prog = cond(gwv1.GatewayConditionProgrammed, true, gwv1.GatewayReasonProgrammed, "Gateway is programmed", "", gen, e.now)
-	} else {
+	case acc.Status == "True":
+		prog = cond(gwv1.GatewayConditionProgrammed, false, gwv1.GatewayReasonInvalid, "no listener is programmed", "see the conditions of the listeners", gen, e.now)
+	default:
 		prog = cond(gwv1.GatewayConditionProgrammed, false, gwv1.GatewayReasonInvalid, "Gateway is not accepted: "+acc.Message, acc.Fix, gen, e.now)
 	}
 	var refs Condition

@@ -9,8 +9,6 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
 	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
@@ -210,15 +208,7 @@ func (r Report) Table(w io.Writer, st Style, wide bool) error {
 		if wide {
 			header = []string{"SEVERITY", "RULE", "OBJECT", "FIELD", "SOURCE", "MESSAGE", "FIX"}
 		}
-		t := tablewriter.NewTable(&buf,
-			tablewriter.WithHeader(header),
-			tablewriter.WithHeaderAutoFormat(tw.Off),
-			tablewriter.WithRowAutoWrap(tw.WrapNone),
-			tablewriter.WithRendition(tw.Rendition{Borders: tw.BorderNone, Settings: tw.Settings{
-				Separators: tw.Separators{BetweenColumns: tw.Off, BetweenRows: tw.Off}, Lines: tw.Lines{ShowHeaderLine: tw.Off}}}),
-			tablewriter.WithHeaderAlignment(tw.AlignLeft),
-			tablewriter.WithRowAlignment(tw.AlignLeft),
-		)
+		t := newTable(&buf, header)
 		for _, f := range r.Findings {
 			row := []string{st.severity(f.Severity), f.Rule, f.Object.String(), st.paint(dimStyle, f.Source.String()), oneLine(f.Message)}
 			if wide {
@@ -243,14 +233,15 @@ func (r Report) summaryLine(w io.Writer, st Style) error {
 	s := r.Summary
 	verdict := st.paint(okStyle, "clean")
 	if s.Errors > 0 {
-		verdict = st.paint(errorStyle, fmt.Sprintf("%d errors", s.Errors))
+		verdict = st.paint(errorStyle, plural(s.Errors, "error"))
 	}
 	routes := 0
 	for _, l := range r.Listeners {
 		routes += int(l.AttachedRoutes)
 	}
-	_, err := fmt.Fprintf(w, "%s: %d objects, %d listeners, %d route attachments; %d errors, %d warnings, %d info\n",
-		st.paint(boldStyle, "analyzed"), s.Objects, len(r.Listeners), routes, s.Errors, s.Warnings, s.Info)
+	_, err := fmt.Fprintf(w, "%s: %s, %s, %s; %s, %s, %d info\n",
+		st.paint(boldStyle, "analyzed"), plural(s.Objects, "object"), plural(len(r.Listeners), "listener"), plural(routes, "route attachment"),
+		plural(s.Errors, "error"), plural(s.Warnings, "warning"), s.Info)
 	if err == nil && s.Errors == 0 {
 		_, err = fmt.Fprintf(w, "%s\n", verdict)
 	}
@@ -275,4 +266,12 @@ func writeTrimmed(w io.Writer, table string) error {
 	}
 	_, err := io.WriteString(w, strings.Join(lines, "\n")+"\n")
 	return err
+}
+
+// plural writes "1 error", "2 errors".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

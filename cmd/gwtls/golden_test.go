@@ -41,7 +41,8 @@ func run(t *testing.T, stdin string, args ...string) (string, string, int) {
 // NAME.status.golden is `render status -o yaml`; NAME.analyze.golden is the
 // `analyze` table followed by the exit code. Review changes as diffs.
 func TestGolden(t *testing.T) {
-	inputs, err := filepath.Glob("../../testdata/golden/*.yaml")
+	t.Chdir("../..") // sources in the output read testdata/golden/..., as a user's would
+	inputs, err := filepath.Glob("testdata/golden/*.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,5 +39,6 @@ BackendTLSPolicies. It reads manifests (-f, -k) or the current cluster.`,
 	configFlags.AddFlags(root.PersistentFlags())
 	root.AddCommand(NewCmdAnalyze(streams, configFlags))
 	root.AddCommand(NewCmdRender(streams, configFlags))
+	root.AddCommand(NewCmdSimulate(streams, configFlags))
 	return root
 }

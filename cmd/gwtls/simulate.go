@@ -1,0 +1,142 @@
+package gwtls
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"sigs.k8s.io/yaml"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/hostname"
+	"github.com/kubectl-gwtls/kubectl-gwtls/render"
+	"github.com/kubectl-gwtls/kubectl-gwtls/simulate"
+)
+
+// SimulateOptions are the options of `simulate`.
+type SimulateOptions struct {
+	Input   *InputOptions
+	SNI     string
+	Host    string
+	Port    int32
+	Gateway string
+	All     bool
+	Output  string
+	Color   string
+	genericiooptions.IOStreams
+}
+
+// NewCmdSimulate builds `simulate`.
+func NewCmdSimulate(streams genericiooptions.IOStreams, configFlags *genericclioptions.ConfigFlags) *cobra.Command {
+	o := &SimulateOptions{Input: NewInputOptions(configFlags), IOStreams: streams}
+	cmd := &cobra.Command{
+		Use:   "simulate",
+		Short: "Show what happens to a connection with a given SNI (and Host): listener, route, certificate, backends, or why it is refused",
+		Long: `Simulate follows a connection through the configuration as the spec orders it:
+the listener on the port whose hostname matches most specifically (exact, then the most
+specific wildcard, then no hostname), the route whose intersected hostname matches the
+SNI (RFC 2818: a wildcard matches one label) or the Host header (one or more labels),
+the certificate served and whether it verifies for the SNI, the backends and the
+BackendTLSPolicy that applies to each. Exit 1 when the connection is refused.`,
+		Example: `  ` + commandName() + ` simulate -f manifests/ --sni shop.example.com --port 443
+  ` + commandName() + ` simulate -A --sni api.example.com --host api.example.com
+  ` + commandName() + ` simulate -f manifests/ --all          # every intersected hostname, as a matrix`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.Validate(); err != nil {
+				return err
+			}
+			if err := o.Input.Complete(); err != nil {
+				return err
+			}
+			return o.Run(cmd)
+		},
+	}
+	o.Input.AddFlags(cmd)
+	cmd.Flags().StringVar(&o.SNI, "sni", "", "TLS server name the client sends (omit for plain HTTP)")
+	cmd.Flags().StringVar(&o.Host, "host", "", "HTTP Host header (default: the SNI)")
+	cmd.Flags().Int32Var(&o.Port, "port", 0, "Gateway port (default 443 with --sni, 80 without)")
+	cmd.Flags().StringVar(&o.Gateway, "gateway", "", "only this Gateway (NAMESPACE/NAME)")
+	cmd.Flags().BoolVar(&o.All, "all", false, "simulate every intersected hostname of every listener")
+	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "output format: table (default), json, yaml")
+	cmd.Flags().StringVar(&o.Color, "color", "auto", "colour: auto, always, never")
+	return cmd
+}
+
+// Validate checks the flags.
+func (o *SimulateOptions) Validate() error {
+	switch o.Output {
+	case "", "table", "json", "yaml":
+	default:
+		return usageErrorf("--output %q: want table, json or yaml", o.Output)
+	}
+	if !o.All && o.SNI == "" && o.Host == "" {
+		return usageErrorf("give --sni (and/or --host), or --all")
+	}
+	if o.SNI != "" {
+		if err := hostname.ValidatePrecise(o.SNI); err != nil {
+			return usageErrorf("--sni: %v", err)
+		}
+	}
+	if o.Port == 0 {
+		o.Port = 443
+		if o.SNI == "" {
+			o.Port = 80
+		}
+	}
+	if err := validColor(o.Color); err != nil {
+		return err
+	}
+	return o.Input.Validate()
+}
+
+// Run simulates and prints.
+func (o *SimulateOptions) Run(cmd *cobra.Command) error {
+	m, err := o.Input.Load(cmd.Context(), o.IOStreams)
+	if err != nil {
+		return err
+	}
+	sim := simulate.New(o.Input.Analyze(m))
+	var outs []simulate.Outcome
+	var single any
+	if o.All {
+		outs = sim.All()
+		if outs == nil {
+			outs = []simulate.Outcome{}
+		}
+		single = outs
+	} else {
+		out := sim.Simulate(simulate.Request{SNI: o.SNI, Host: o.Host, Port: o.Port, Gateway: o.Gateway})
+		outs = []simulate.Outcome{out}
+		single = out
+	}
+	switch o.Output {
+	case "json":
+		b, err := json.MarshalIndent(single, "", "  ")
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(o.Out, "%s\n", b)
+	case "yaml":
+		b, err := yaml.Marshal(single)
+		if err != nil {
+			return err
+		}
+		o.Out.Write(b)
+	default:
+		if err := render.SimulationTable(o.Out, outs, render.Style{Color: useColor(o.Color, o.Out)}); err != nil {
+			return err
+		}
+	}
+	refused := 0
+	for _, out := range outs {
+		if out.Outcome != simulate.Routed {
+			refused++
+		}
+	}
+	if refused > 0 {
+		return findingsError{refused}
+	}
+	return nil
+}

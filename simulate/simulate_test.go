@@ -1,0 +1,295 @@
+package simulate_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/testcert"
+	"github.com/kubectl-gwtls/kubectl-gwtls/load"
+	"github.com/kubectl-gwtls/kubectl-gwtls/simulate"
+)
+
+var now = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func analyzeYAML(t *testing.T, docs ...string) *analyze.Result {
+	t.Helper()
+	m, err := load.Files(load.FileOptions{Filenames: []string{"-"}, Stdin: strings.NewReader(strings.Join(docs, "\n---\n"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return analyze.Analyze(m, analyze.Options{Now: now})
+}
+
+const class = `apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {name: gc}
+spec: {controllerName: example.com/gc}`
+
+const backend = `apiVersion: v1
+kind: Service
+metadata: {name: be, namespace: default}
+spec: {ports: [{port: 8080}]}`
+
+// scenario builds one row of spec 003 "Expected match examples": a Gateway with one
+// listener and one route. Terminating listeners serve a certificate for the
+// listener's hostname (the row's notes are about that certificate).
+func scenario(listenerHost, mode, kind, routeHost string) []string {
+	hostLine := ""
+	if listenerHost != "" {
+		hostLine = fmt.Sprintf("    hostname: %q\n", listenerHost)
+	}
+	var listener string
+	switch {
+	case mode == "None":
+		listener = "  - name: l\n    port: 80\n    protocol: HTTP\n" + hostLine
+	case mode == "Terminated" && kind == "HTTPRoute":
+		listener = "  - name: l\n    port: 443\n    protocol: HTTPS\n" + hostLine + "    tls: {certificateRefs: [{name: cert}]}\n"
+	case mode == "Terminated":
+		listener = "  - name: l\n    port: 443\n    protocol: TLS\n" + hostLine + "    tls: {mode: Terminate, certificateRefs: [{name: cert}]}\n"
+	default:
+		listener = "  - name: l\n    port: 443\n    protocol: TLS\n" + hostLine + "    tls: {mode: Passthrough}\n"
+	}
+	gw := "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: gw, namespace: default}\nspec:\n  gatewayClassName: gc\n  listeners:\n" + listener
+	hosts := ""
+	if routeHost != "" {
+		hosts = fmt.Sprintf("  hostnames: [%q]\n", routeHost)
+	}
+	route := fmt.Sprintf("apiVersion: gateway.networking.k8s.io/v1\nkind: %s\nmetadata: {name: r, namespace: default}\nspec:\n  parentRefs: [{name: gw}]\n%s  rules: [{backendRefs: [{name: be, port: 8080}]}]\n", kind, hosts)
+	docs := []string{class, gw, route, backend}
+	if mode == "Terminated" {
+		names := []string{"example.com"}
+		if listenerHost != "" {
+			names = []string{listenerHost}
+		}
+		leaf := testcert.Must(testcert.Options{CommonName: names[0], DNSNames: names}, nil)
+		docs = append(docs, testcert.SecretYAML("default", "cert", []*testcert.Cert{leaf}))
+	}
+	return docs
+}
+
+// TestExpectedMatchExamples: every row of spec 003 "Expected match examples"
+// (003_0c8e0c2799842bee.txt, the table after "Host header matching"), in order.
+func TestExpectedMatchExamples(t *testing.T) {
+	const yes, no, none = "yes", "no", ""
+	rows := []struct {
+		listener, mode, kind, route string
+		attached                    bool
+		intersected                 string
+		sni, sniMatch               string
+		host, hostMatch             string
+	}{
+		{"www.example.com", "None", "HTTPRoute", "www.example.com", true, "www.example.com", "", none, "www.example.com", yes},      // row 1
+		{"*.example.com", "None", "HTTPRoute", "www.example.com", true, "www.example.com", "", none, "www.example.com", yes},        // row 2
+		{"*.example.com", "None", "HTTPRoute", "*.com", true, "*.example.com", "", none, "www.example.com", yes},                    // row 3
+		{"*.example.com", "None", "HTTPRoute", "*.com", true, "*.example.com", "", none, "foo.bar.example.com", yes},                // row 4: one or more labels for Host
+		{"*.example.com", "None", "HTTPRoute", "www.example.com", true, "www.example.com", "", none, "example.com", no},             // row 5
+		{"*.example.com", "None", "HTTPRoute", "www.example.com", true, "www.example.com", "", none, "foo.example.com", no},         // row 6
+		{"*.example.com", "Terminated", "HTTPRoute", "www.example.com", true, "www.example.com", "www.example.com", yes, "www.example.com", yes},             // row 7
+		{"*.example.com", "Terminated", "HTTPRoute", "foo.bar.example.com", true, "foo.bar.example.com", "foo.bar.example.com", yes, "foo.bar.example.com", yes}, // row 8
+		{"*.example.com", "Terminated", "HTTPRoute", "*.example.com", true, "*.example.com", "foo.bar.example.com", no, "", none},                           // row 9
+		{"*.example.com", "Terminated", "HTTPRoute", "foo.example.com", true, "foo.example.com", "foo.example.com", yes, "foo.example.com", yes},             // row 10
+		{"www.example.com", "Passthrough", "TLSRoute", "www.example.com", true, "www.example.com", "www.example.com", yes, "", none},                        // row 11
+		{"*.example.com", "Passthrough", "TLSRoute", "www.example.com", true, "www.example.com", "www.example.com", yes, "", none},                          // row 12
+		{"*.example.com", "Passthrough", "TLSRoute", "www.example.com", true, "www.example.com", "foo.example.com", no, "", none},                           // row 13
+		{"*.example.com", "Passthrough", "TLSRoute", "foo.bar.example.com", true, "foo.bar.example.com", "www.example.com", no, "", none},                   // row 14
+		{"*.example.com", "Passthrough", "TLSRoute", "", true, "*.example.com", "www.example.com", yes, "", none},                                          // row 15
+		{"*.example.com", "Passthrough", "TLSRoute", "", true, "*.example.com", "foo.bar.example.com", no, "", none},                                      // row 16: one label for SNI
+		{"www.example.com", "Terminated", "TLSRoute", "www.example.com", true, "www.example.com", "www.example.com", yes, "", none},                         // row 17
+	}
+	for i, r := range rows {
+		t.Run(fmt.Sprintf("row%02d_%s_%s_%s", i+1, r.mode, r.kind, r.route), func(t *testing.T) {
+			res := analyzeYAML(t, scenario(r.listener, r.mode, r.kind, r.route)...)
+			l := res.Gateways[0].Listeners[0]
+			if !l.Accepted {
+				t.Fatalf("listener not accepted: %+v", l.Conditions)
+			}
+			if got := len(l.Attachments) == 1; got != r.attached {
+				t.Fatalf("attached = %v, want %v", got, r.attached)
+			}
+			if got := l.Attachments[0].Hostnames; len(got) != 1 || got[0] != r.intersected {
+				t.Errorf("intersected = %v, want %q", got, r.intersected)
+			}
+			sim := simulate.New(res)
+			port := int32(443)
+			if r.mode == "None" {
+				port = 80
+			}
+			if r.sni != "" {
+				out := sim.Simulate(simulate.Request{SNI: r.sni, Port: port, Host: r.host})
+				if got := out.Outcome == simulate.Routed; got != (r.sniMatch == yes && r.hostMatch != no) {
+					t.Errorf("SNI %q: outcome %s (%s), want SNI match %s", r.sni, out.Outcome, out.Reason, r.sniMatch)
+				}
+			}
+			if r.host != "" && r.sni == "" {
+				out := sim.Simulate(simulate.Request{Host: r.host, Port: port})
+				if got := out.Outcome == simulate.Routed; got != (r.hostMatch == yes) {
+					t.Errorf("Host %q: outcome %s (%s), want match %s", r.host, out.Outcome, out.Reason, r.hostMatch)
+				}
+			}
+		})
+	}
+}
+
+// TestSNITable and TestHostTable: spec 003 "SNI matching" and "Host header
+// matching" tables, through simulate on a listener with no hostname and a route
+// whose hostname is the table's intersected hostname.
+func TestSNIAndHostTables(t *testing.T) {
+	rows := []struct {
+		table, intersected, name string
+		match                    bool
+	}{
+		{"SNI", "www.example.com", "www.example.com", true},
+		{"SNI", "www.example.com", "foo.example.com", false},
+		{"SNI", "*.example.com", "www.example.com", true},
+		{"SNI", "*.example.com", "foo.example.com", true},
+		{"SNI", "*.example.com", "foo.bar.example.com", false},
+		{"Host", "www.example.com", "www.example.com", true},
+		{"Host", "www.example.com", "foo.example.com", false},
+		{"Host", "*.example.com", "www.example.com", true},
+		{"Host", "*.example.com", "foo.example.com", true},
+		{"Host", "*.example.com", "foo.bar.example.com", true},
+	}
+	for _, r := range rows {
+		t.Run(r.table+"_"+r.intersected+"_"+r.name, func(t *testing.T) {
+			var out simulate.Outcome
+			if r.table == "SNI" {
+				out = simulate.New(analyzeYAML(t, scenario("", "Passthrough", "TLSRoute", r.intersected)...)).Simulate(simulate.Request{SNI: r.name, Port: 443})
+			} else {
+				out = simulate.New(analyzeYAML(t, scenario("", "None", "HTTPRoute", r.intersected)...)).Simulate(simulate.Request{Host: r.name, Port: 80})
+			}
+			if got := out.Outcome == simulate.Routed; got != r.match {
+				t.Errorf("outcome %s (%s), want match %v", out.Outcome, out.Reason, r.match)
+			}
+		})
+	}
+}
+
+// mixedGateway is GEP-2643's "TLSRoute + Mixed Termination" example
+// (000_e099d25df0821912.txt): one port, a terminating and a passthrough TLS listener.
+func mixedGateway() []string {
+	leaf := testcert.Must(testcert.Options{CommonName: "rtmp.example.com", DNSNames: []string{"rtmp.example.com"}}, nil)
+	return []string{class, `apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gateway-tlsroute, namespace: default}
+spec:
+  gatewayClassName: gc
+  listeners:
+  - name: terminatelistener
+    port: 443
+    protocol: TLS
+    hostname: rtmp.example.com
+    allowedRoutes: {namespaces: {from: Same}, kinds: [{kind: TLSRoute}]}
+    tls: {mode: Terminate, certificateRefs: [{name: listener, kind: Secret}]}
+  - name: passthroughlistener
+    port: 443
+    protocol: TLS
+    hostname: direct.example.com
+    allowedRoutes: {namespaces: {from: Same}, kinds: [{kind: TLSRoute}]}
+    tls: {mode: Passthrough}`, `apiVersion: gateway.networking.k8s.io/v1alpha3
+kind: TLSRoute
+metadata: {name: my-tls-route, namespace: default}
+spec:
+  parentRefs: [{name: gateway-tlsroute}]
+  hostnames: [direct.example.com]
+  rules: [{backendRefs: [{name: tls-backend, port: 443}]}]`, `apiVersion: gateway.networking.k8s.io/v1alpha3
+kind: TLSRoute
+metadata: {name: my-rtmp-route, namespace: default}
+spec:
+  parentRefs: [{name: gateway-tlsroute}]
+  hostnames: [rtmp.example.com]
+  rules: [{backendRefs: [{name: rtmp-backend, port: 12345}]}]`,
+		"apiVersion: v1\nkind: Service\nmetadata: {name: tls-backend, namespace: default}\nspec: {ports: [{port: 443}]}",
+		"apiVersion: v1\nkind: Service\nmetadata: {name: rtmp-backend, namespace: default}\nspec: {ports: [{port: 12345}]}",
+		testcert.SecretYAML("default", "listener", []*testcert.Cert{leaf}),
+	}
+}
+
+// TestGEP2643RequestFlows follows the GEP's request flows: passthrough, terminate,
+// and both on one port (mixed termination), plus a refused SNI.
+func TestGEP2643RequestFlows(t *testing.T) {
+	sim := simulate.New(analyzeYAML(t, mixedGateway()...))
+	cases := []struct {
+		name, sni, listener, mode, route, backend string
+		verifies                                  bool
+	}{
+		{"terminate: rtmps://rtmp.example.com:443 is terminated and sent to rtmp-backend", "rtmp.example.com", "terminatelistener", "Terminate", "my-rtmp-route", "rtmp-backend", true},
+		{"passthrough: direct.example.com goes to tls-backend untouched", "direct.example.com", "passthroughlistener", "Passthrough", "my-tls-route", "tls-backend", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out := sim.Simulate(simulate.Request{SNI: c.sni, Port: 443})
+			if out.Outcome != simulate.Routed {
+				t.Fatalf("refused: %s", out.Reason)
+			}
+			if out.Listener != c.listener || out.Mode != c.mode || out.Route.Name != c.route || out.Backends[0].Name != c.backend {
+				t.Errorf("got listener %s mode %s route %v backends %+v", out.Listener, out.Mode, out.Route, out.Backends)
+			}
+			if c.mode == "Terminate" && (out.Certificate == nil || out.Certificate.VerifiesForSNI != c.verifies) {
+				t.Errorf("certificate %+v", out.Certificate)
+			}
+			if c.mode == "Passthrough" && out.Certificate != nil {
+				t.Errorf("passthrough must not serve a Gateway certificate: %+v", out.Certificate)
+			}
+		})
+	}
+	t.Run("an SNI no listener matches is refused", func(t *testing.T) {
+		out := sim.Simulate(simulate.Request{SNI: "other.example.com", Port: 443})
+		if out.Outcome != simulate.Refused || !strings.Contains(out.Reason, "no Gateway") {
+			t.Errorf("got %s: %s", out.Outcome, out.Reason)
+		}
+	})
+	t.Run("without mixed termination the listeners conflict and both are refused", func(t *testing.T) {
+		m, err := load.Files(load.FileOptions{Filenames: []string{"-"}, Stdin: strings.NewReader(strings.Join(mixedGateway(), "\n---\n"))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := analyze.Analyze(m, analyze.Options{Now: now, Features: analyze.ParseFeatures("Gateway,TLSRoute,TLSRouteModeTerminate")})
+		out := simulate.New(res).Simulate(simulate.Request{SNI: "direct.example.com", Port: 443})
+		if out.Outcome != simulate.Refused || !strings.Contains(out.Reason, "ProtocolConflict") {
+			t.Errorf("got %s: %s", out.Outcome, out.Reason)
+		}
+	})
+	t.Run("--all covers every intersected hostname", func(t *testing.T) {
+		all := sim.All()
+		if len(all) != 2 || all[0].Outcome != simulate.Routed || all[1].Outcome != simulate.Routed {
+			t.Errorf("got %+v", all)
+		}
+	})
+}
+
+// TestListenerSelectionOrder: exact before the most specific wildcard before no
+// hostname (spec 003 "Listener ordering"; Gateway API "Listeners that are distinct
+// only by Hostname").
+func TestListenerSelectionOrder(t *testing.T) {
+	gw := `apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: default}
+spec:
+  gatewayClassName: gc
+  listeners:
+  - {name: any, port: 80, protocol: HTTP}
+  - {name: wild, port: 80, protocol: HTTP, hostname: "*.example.com"}
+  - {name: deep, port: 80, protocol: HTTP, hostname: "*.foo.example.com"}
+  - {name: exact, port: 80, protocol: HTTP, hostname: "www.foo.example.com"}`
+	route := `apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: r, namespace: default}
+spec:
+  parentRefs: [{name: gw}]
+  rules: [{backendRefs: [{name: be, port: 8080}]}]`
+	sim := simulate.New(analyzeYAML(t, class, gw, route, backend))
+	for host, want := range map[string]string{
+		"www.foo.example.com": "exact",
+		"a.foo.example.com":   "deep",
+		"a.b.foo.example.com": "deep",
+		"www.example.com":     "wild",
+		"example.org":         "any",
+	} {
+		if out := sim.Simulate(simulate.Request{Host: host, Port: 80}); out.Listener != want || out.Outcome != simulate.Routed {
+			t.Errorf("Host %s: listener %q (%s %s), want %q", host, out.Listener, out.Outcome, out.Reason, want)
+		}
+	}
+}
