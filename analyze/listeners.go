@@ -20,12 +20,12 @@ type problem struct {
 
 // listenerState is the engine's working state for one listener.
 type listenerState struct {
-	notAccepted  *problem // protocol, TLS mode or hostname unsupported
-	conflict     *problem
-	unresolved   []problem // ResolvedRefs problems, most important first
-	certInvalid  bool      // no usable certificate: not programmed
-	noValidCA    bool      // every frontend CA ref is invalid (Accepted False)
-	overlaps     []string  // listeners whose hostnames overlap this one's (OverlappingTLSConfig)
+	notAccepted *problem // protocol, TLS mode or hostname unsupported
+	conflict    *problem
+	unresolved  []problem // ResolvedRefs problems, most important first
+	certInvalid bool      // no usable certificate: not programmed
+	noValidCA   bool      // every frontend CA ref is invalid (Accepted False)
+	overlaps    []string  // listeners whose hostnames overlap this one's (OverlappingTLSConfig)
 }
 
 // routeKindsFor lists the route kinds a protocol (and TLS mode) carries, as the

@@ -81,23 +81,23 @@ func TestExpectedMatchExamples(t *testing.T) {
 		sni, sniMatch               string
 		host, hostMatch             string
 	}{
-		{"www.example.com", "None", "HTTPRoute", "www.example.com", true, "www.example.com", "", none, "www.example.com", yes},      // row 1
-		{"*.example.com", "None", "HTTPRoute", "www.example.com", true, "www.example.com", "", none, "www.example.com", yes},        // row 2
-		{"*.example.com", "None", "HTTPRoute", "*.com", true, "*.example.com", "", none, "www.example.com", yes},                    // row 3
-		{"*.example.com", "None", "HTTPRoute", "*.com", true, "*.example.com", "", none, "foo.bar.example.com", yes},                // row 4: one or more labels for Host
-		{"*.example.com", "None", "HTTPRoute", "www.example.com", true, "www.example.com", "", none, "example.com", no},             // row 5
-		{"*.example.com", "None", "HTTPRoute", "www.example.com", true, "www.example.com", "", none, "foo.example.com", no},         // row 6
-		{"*.example.com", "Terminated", "HTTPRoute", "www.example.com", true, "www.example.com", "www.example.com", yes, "www.example.com", yes},             // row 7
+		{"www.example.com", "None", "HTTPRoute", "www.example.com", true, "www.example.com", "", none, "www.example.com", yes},                                   // row 1
+		{"*.example.com", "None", "HTTPRoute", "www.example.com", true, "www.example.com", "", none, "www.example.com", yes},                                     // row 2
+		{"*.example.com", "None", "HTTPRoute", "*.com", true, "*.example.com", "", none, "www.example.com", yes},                                                 // row 3
+		{"*.example.com", "None", "HTTPRoute", "*.com", true, "*.example.com", "", none, "foo.bar.example.com", yes},                                             // row 4: one or more labels for Host
+		{"*.example.com", "None", "HTTPRoute", "www.example.com", true, "www.example.com", "", none, "example.com", no},                                          // row 5
+		{"*.example.com", "None", "HTTPRoute", "www.example.com", true, "www.example.com", "", none, "foo.example.com", no},                                      // row 6
+		{"*.example.com", "Terminated", "HTTPRoute", "www.example.com", true, "www.example.com", "www.example.com", yes, "www.example.com", yes},                 // row 7
 		{"*.example.com", "Terminated", "HTTPRoute", "foo.bar.example.com", true, "foo.bar.example.com", "foo.bar.example.com", yes, "foo.bar.example.com", yes}, // row 8
-		{"*.example.com", "Terminated", "HTTPRoute", "*.example.com", true, "*.example.com", "foo.bar.example.com", no, "", none},                           // row 9
-		{"*.example.com", "Terminated", "HTTPRoute", "foo.example.com", true, "foo.example.com", "foo.example.com", yes, "foo.example.com", yes},             // row 10
-		{"www.example.com", "Passthrough", "TLSRoute", "www.example.com", true, "www.example.com", "www.example.com", yes, "", none},                        // row 11
-		{"*.example.com", "Passthrough", "TLSRoute", "www.example.com", true, "www.example.com", "www.example.com", yes, "", none},                          // row 12
-		{"*.example.com", "Passthrough", "TLSRoute", "www.example.com", true, "www.example.com", "foo.example.com", no, "", none},                           // row 13
-		{"*.example.com", "Passthrough", "TLSRoute", "foo.bar.example.com", true, "foo.bar.example.com", "www.example.com", no, "", none},                   // row 14
-		{"*.example.com", "Passthrough", "TLSRoute", "", true, "*.example.com", "www.example.com", yes, "", none},                                          // row 15
-		{"*.example.com", "Passthrough", "TLSRoute", "", true, "*.example.com", "foo.bar.example.com", no, "", none},                                      // row 16: one label for SNI
-		{"www.example.com", "Terminated", "TLSRoute", "www.example.com", true, "www.example.com", "www.example.com", yes, "", none},                         // row 17
+		{"*.example.com", "Terminated", "HTTPRoute", "*.example.com", true, "*.example.com", "foo.bar.example.com", no, "", none},                                // row 9
+		{"*.example.com", "Terminated", "HTTPRoute", "foo.example.com", true, "foo.example.com", "foo.example.com", yes, "foo.example.com", yes},                 // row 10
+		{"www.example.com", "Passthrough", "TLSRoute", "www.example.com", true, "www.example.com", "www.example.com", yes, "", none},                             // row 11
+		{"*.example.com", "Passthrough", "TLSRoute", "www.example.com", true, "www.example.com", "www.example.com", yes, "", none},                               // row 12
+		{"*.example.com", "Passthrough", "TLSRoute", "www.example.com", true, "www.example.com", "foo.example.com", no, "", none},                                // row 13
+		{"*.example.com", "Passthrough", "TLSRoute", "foo.bar.example.com", true, "foo.bar.example.com", "www.example.com", no, "", none},                        // row 14
+		{"*.example.com", "Passthrough", "TLSRoute", "", true, "*.example.com", "www.example.com", yes, "", none},                                                // row 15
+		{"*.example.com", "Passthrough", "TLSRoute", "", true, "*.example.com", "foo.bar.example.com", no, "", none},                                             // row 16: one label for SNI
+		{"www.example.com", "Terminated", "TLSRoute", "www.example.com", true, "www.example.com", "www.example.com", yes, "", none},                              // row 17
 	}
 	for i, r := range rows {
 		t.Run(fmt.Sprintf("row%02d_%s_%s_%s", i+1, r.mode, r.kind, r.route), func(t *testing.T) {

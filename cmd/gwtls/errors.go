@@ -25,7 +25,9 @@ func (e loadError) Unwrap() error { return e.error }
 // because the findings were already printed.
 type findingsError struct{ count int }
 
-func (e findingsError) Error() string { return fmt.Sprintf("%d findings at or above --fail-on", e.count) }
+func (e findingsError) Error() string {
+	return fmt.Sprintf("%d findings at or above --fail-on", e.count)
+}
 
 // ExitCode maps an error from a command to the process exit code.
 func ExitCode(err error) int {
