@@ -225,7 +225,7 @@ func (e *engine) attach(rr *RouteResult, i int, ref gwv1.ParentReference) *Paren
 			hosts = hostname.IntersectAll(l.Hostname(), rh)
 			in := map[string]string{"listenerHostname": l.Hostname(), "routeHostnames": strings.Join(rh, ",")}
 			if len(hosts) == 0 {
-				fix := fmt.Sprintf("add a route hostname that %s matches (for example %s), or change the listener hostname", ln, exampleHost(l.Hostname()))
+				fix := hostnameFix(ln, l.Hostname(), rh)
 				pr.Trace = append(pr.Trace, Step{Rule: "hostname.intersect", Subject: ln, Inputs: in,
 					Detail: fmt.Sprintf("listener hostname %q and route hostnames [%s] do not intersect", l.Hostname(), strings.Join(rh, ", ")), Fix: fix})
 				hostFail = append(hostFail, fmt.Sprintf("%s (%s)", l.Name(), l.Hostname()))
@@ -397,6 +397,20 @@ func labelCommand(ns string, sel *metav1.LabelSelector) string {
 		parts[i] = k + "=" + sel.MatchLabels[k]
 	}
 	return "kubectl label namespace " + ns + " " + strings.Join(parts, " ")
+}
+
+// hostnameFix says how to make a listener and a route's hostnames intersect, naming
+// the apex case spec 003 warns about (*.example.com does not match example.com).
+func hostnameFix(listenerName, listenerHost string, routeHosts []string) string {
+	if base, ok := strings.CutPrefix(listenerHost, "*."); ok {
+		for _, h := range routeHosts {
+			if strings.EqualFold(h, base) {
+				return fmt.Sprintf("%s's wildcard %s needs at least one label before %s, so it does not match the apex %s: add a listener with hostname %s (or a route hostname under it, such as %s)",
+					listenerName, listenerHost, base, h, h, exampleHost(listenerHost))
+			}
+		}
+	}
+	return fmt.Sprintf("add a route hostname that %s matches (for example %s), or change the listener hostname", listenerName, exampleHost(listenerHost))
 }
 
 func exampleHost(listenerHost string) string {

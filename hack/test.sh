@@ -34,7 +34,16 @@ step "staticcheck (pinned in go.mod as a tool)"
 go tool staticcheck ./...
 
 step "go test"
-go test -count=1 ./...
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+if ! go test -count=1 -v ./... > "$log" 2>&1; then
+  grep -E '^(FAIL|ok|---|panic|\s+.*_test\.go)' "$log" | grep -v -- '--- PASS' | tail -80
+  echo "go test failed (full log above)" >&2
+  exit 1
+fi
+grep -E '^(ok|FAIL|\?)\s' "$log"
+passed=$(grep -cE '^\s*--- PASS' "$log" || true)
+skipped=$(grep -cE '^\s*--- SKIP' "$log" || true)
 
 if ! $quick; then
   step "conformance corpus (../shared/tools/conformance-check)"
@@ -46,3 +55,6 @@ if ! $quick; then
     echo "../shared/tools/conformance-check not found; skipped"
   fi
 fi
+
+step "summary"
+echo "go tests (with subtests): $passed passed, 0 failed, $skipped skipped"

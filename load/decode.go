@@ -2,10 +2,12 @@ package load
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -50,13 +52,15 @@ type decoded struct {
 var yamlLine = regexp.MustCompile(`line (\d+)`)
 
 // decodeDocument turns one YAML (or JSON) document into typed model objects.
-func decodeDocument(src model.Source, body []byte, defaultNamespace string) decoded {
+// bodyLine is the file line the document's text starts on; the YAML parser counts
+// lines from there.
+func decodeDocument(src model.Source, bodyLine int, body []byte, defaultNamespace string) decoded {
 	if len(body) > MaxDocumentBytes {
 		return decoded{err: &Error{src, fmt.Errorf("document is %d bytes, more than the %d this tool reads; split it", len(body), MaxDocumentBytes)}}
 	}
 	js, err := yaml.YAMLToJSON(body)
 	if err != nil {
-		return decoded{err: &Error{src, fmt.Errorf("malformed YAML: %s", absoluteLines(err.Error(), src.Line))}}
+		return decoded{err: &Error{src, fmt.Errorf("malformed YAML: %s", absoluteLines(err.Error(), bodyLine))}}
 	}
 	var out decoded
 	decodeJSON(src, js, defaultNamespace, &out)
@@ -76,9 +80,9 @@ func absoluteLines(msg string, docLine int) string {
 }
 
 type header struct {
-	APIVersion string            `json:"apiVersion"`
-	Kind       string            `json:"kind"`
-	Items      []json.RawMessage `json:"items"`
+	APIVersion string          `json:"apiVersion"`
+	Kind       string          `json:"kind"`
+	Items      json.RawMessage `json:"items"`
 }
 
 func decodeJSON(src model.Source, js []byte, defaultNamespace string, out *decoded) {
@@ -103,8 +107,13 @@ func decodeJSON(src model.Source, js []byte, defaultNamespace string, out *decod
 		out.err = &Error{src, fmt.Errorf("%s has no apiVersion", h.Kind)}
 		return
 	}
-	if strings.HasSuffix(h.Kind, "List") && h.Items != nil {
-		for _, item := range h.Items {
+	if strings.HasSuffix(h.Kind, "List") && len(h.Items) > 0 && h.Items[0] == '[' {
+		var items []json.RawMessage
+		if err := json.Unmarshal(h.Items, &items); err != nil {
+			out.err = &Error{src, fmt.Errorf("%s items: %s", h.Kind, typeErrorText(err))}
+			return
+		}
+		for _, item := range items {
 			decodeJSON(src, item, defaultNamespace, out)
 			if out.err != nil {
 				return
@@ -120,7 +129,11 @@ func decodeJSON(src model.Source, js []byte, defaultNamespace string, out *decod
 	}
 	obj, err := dec.decode(js)
 	if err != nil {
-		out.err = &Error{src, fmt.Errorf("%s %s: %s", h.Kind, objectName(js), typeErrorText(err))}
+		msg := typeErrorText(err)
+		if h.Kind == "Secret" && strings.Contains(msg, "base64") {
+			msg = secretBase64Problem(js)
+		}
+		out.err = &Error{src, fmt.Errorf("%s %s: %s", h.Kind, objectName(js), msg)}
 		return
 	}
 	meta := model.Meta{APIVersion: h.APIVersion, Kind: h.Kind, Source: src, Raw: js}
@@ -248,4 +261,24 @@ func finish(meta model.Meta, obj any, namespaced bool, defaultNamespace string) 
 		return o, nil
 	}
 	return nil, fmt.Errorf("internal: no model type for %T", obj)
+}
+
+// secretBase64Problem names the Secret data key whose value is not base64, without
+// quoting the value.
+func secretBase64Problem(js []byte) string {
+	var s struct {
+		Data map[string]string `json:"data"`
+	}
+	_ = json.Unmarshal(js, &s)
+	keys := make([]string, 0, len(s.Data))
+	for k := range s.Data {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if _, err := base64.StdEncoding.DecodeString(s.Data[k]); err != nil {
+			return fmt.Sprintf("field data.%s is not base64: base64-encode the value (base64 -w0 FILE), or put the plain text under stringData", k)
+		}
+	}
+	return "a value under data is not base64: base64-encode it, or put the plain text under stringData"
 }

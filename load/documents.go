@@ -4,10 +4,13 @@ import (
 	"bytes"
 )
 
-// document is one YAML document of a stream and the 1-based line it starts on.
+// document is one YAML document of a stream: line is the 1-based line of its first
+// content (where a reader looks), bodyLine the line its text starts on (where a YAML
+// parser counts from).
 type document struct {
-	line int
-	body []byte
+	line     int
+	bodyLine int
+	body     []byte
 }
 
 // splitDocuments cuts a YAML stream at its "---" separators, remembering where each
@@ -19,7 +22,7 @@ func splitDocuments(data []byte) []document {
 	flush := func(end int) {
 		body := data[start:end]
 		if !blankDocument(body) {
-			docs = append(docs, document{line: firstContentLine(body, startLine), body: body})
+			docs = append(docs, document{line: firstContentLine(body, startLine), bodyLine: startLine, body: body})
 		}
 	}
 	for i := 0; i < len(data); {
@@ -32,6 +35,10 @@ func splitDocuments(data []byte) []document {
 		if isSeparator(l) {
 			flush(i)
 			start, startLine = next, line+1
+			if rest := bytes.TrimSpace(l[3:]); len(rest) > 0 && rest[0] != '#' {
+				// "--- {kind: ...}": the document starts on the separator line.
+				start, startLine = i+3, line
+			}
 		} else if isDocumentEnd(l) {
 			flush(i)
 			start, startLine = next, line+1

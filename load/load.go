@@ -133,13 +133,14 @@ func pathError(err error) error {
 // core; the model keeps input order, so the result does not depend on scheduling.
 func Streams(inputs []input, defaultNamespace string) (*model.Model, error) {
 	type job struct {
-		src  model.Source
-		body []byte
+		src      model.Source
+		bodyLine int
+		body     []byte
 	}
 	var jobs []job
 	for _, in := range inputs {
 		for _, d := range splitDocuments(in.data) {
-			jobs = append(jobs, job{model.Source{File: in.name, Line: d.line}, d.body})
+			jobs = append(jobs, job{model.Source{File: in.name, Line: d.line}, d.bodyLine, d.body})
 		}
 	}
 	results := make([]decoded, len(jobs))
@@ -151,7 +152,7 @@ func Streams(inputs []input, defaultNamespace string) (*model.Model, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = decodeDocument(jobs[i].src, jobs[i].body, defaultNamespace)
+				results[i] = decodeDocument(jobs[i].src, jobs[i].bodyLine, jobs[i].body, defaultNamespace)
 			}
 		}()
 	}

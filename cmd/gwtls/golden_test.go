@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/load"
 )
 
 // update regenerates golden files: go test ./cmd/gwtls -run Golden -update
@@ -61,8 +63,46 @@ func TestGolden(t *testing.T) {
 
 			table, stderr, code := run(t, "", append([]string{"analyze", "-f", in, "--now", goldenNow, "--color", "never", "-o", "wide"}, extra...)...)
 			compareGolden(t, strings.TrimSuffix(in, ".yaml")+".analyze.golden", fmt.Sprintf("%s%s--- exit %d\n", stderr, table, code))
+
+			// explain every Gateway, ListenerSet, route and BackendTLSPolicy, as a tree
+			// and as JSON.
+			var tree, js strings.Builder
+			for _, obj := range explainable(t, in) {
+				args := append([]string{"explain", obj[0], "-n", obj[1], "-f", in, "--now", goldenNow, "--color", "never"}, extra...)
+				out, stderr, code := run(t, "", args...)
+				if code != ExitClean {
+					t.Fatalf("explain %s -n %s: exit %d: %s", obj[0], obj[1], code, stderr)
+				}
+				fmt.Fprintf(&tree, "$ explain %s -n %s\n%s\n", obj[0], obj[1], out)
+				out, _, _ = run(t, "", append(args, "-o", "json")...)
+				fmt.Fprintf(&js, "%s", out)
+			}
+			compareGolden(t, strings.TrimSuffix(in, ".yaml")+".explain.golden", tree.String())
+			compareGolden(t, strings.TrimSuffix(in, ".yaml")+".explain.json.golden", js.String())
 		})
 	}
+}
+
+// explainable lists KIND/NAME and namespace of every object explain covers.
+func explainable(t *testing.T, path string) [][2]string {
+	m, err := load.Files(load.FileOptions{Filenames: []string{path}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][2]string
+	for _, g := range m.Gateways {
+		out = append(out, [2]string{"gateway/" + g.Obj.Name, g.Obj.Namespace})
+	}
+	for _, ls := range m.ListenerSets {
+		out = append(out, [2]string{"listenerset/" + ls.Obj.Name, ls.Obj.Namespace})
+	}
+	for _, r := range m.Routes {
+		out = append(out, [2]string{strings.ToLower(r.Kind) + "/" + r.ObjectMeta.Name, r.ObjectMeta.Namespace})
+	}
+	for _, p := range m.BackendTLSPolicies {
+		out = append(out, [2]string{"backendtlspolicy/" + p.Obj.Name, p.Obj.Namespace})
+	}
+	return out
 }
 
 // goldenFlags reads extra command-line flags from a leading "# flags: ..." comment.

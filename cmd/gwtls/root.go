@@ -40,5 +40,6 @@ BackendTLSPolicies. It reads manifests (-f, -k) or the current cluster.`,
 	root.AddCommand(NewCmdAnalyze(streams, configFlags))
 	root.AddCommand(NewCmdRender(streams, configFlags))
 	root.AddCommand(NewCmdSimulate(streams, configFlags))
+	root.AddCommand(NewCmdExplain(streams, configFlags))
 	return root
 }

@@ -1,0 +1,367 @@
+// Package explain turns the decisions the engine recorded into an explanation of
+// one object: each check in the order a controller makes it, what it looked at,
+// what it decided, and how to change the outcome. It reads the Result's trace and
+// recomputes nothing.
+package explain
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
+	"github.com/kubectl-gwtls/kubectl-gwtls/model"
+)
+
+// Explanation is the decision trace of one object.
+type Explanation struct {
+	Object   model.Ref    `json:"object"`
+	Source   model.Source `json:"source"`
+	Sections []Section    `json:"sections"`
+}
+
+// Section groups the checks of one part of the object (a parentRef, a listener, the
+// backends) with the conditions they produced.
+type Section struct {
+	Title      string      `json:"title"`
+	Steps      []Step      `json:"steps"`
+	Conditions []Condition `json:"conditions,omitempty"`
+	Sections   []Section   `json:"sections,omitempty"`
+}
+
+// Step is one recorded check; Decisive marks the failing check that set the outcome.
+type Step struct {
+	analyze.Step
+	Decisive bool `json:"decisive,omitempty"`
+}
+
+// Condition is a final condition, as render status prints it, with the fix.
+type Condition struct {
+	Type    string `json:"type"`
+	Status  string `json:"status"`
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
+	Fix     string `json:"fix,omitempty"`
+}
+
+func conditions(cs []analyze.Condition) []Condition {
+	out := make([]Condition, 0, len(cs))
+	for _, c := range cs {
+		out = append(out, Condition{Type: c.Type, Status: string(c.Status), Reason: c.Reason, Message: c.Message, Fix: c.Fix})
+	}
+	return out
+}
+
+// steps copies a trace and marks the first failing step as decisive when the
+// outcome it led to is a failure.
+func steps(trace []analyze.Step, failed bool) []Step {
+	out := make([]Step, len(trace))
+	marked := !failed
+	for i, s := range trace {
+		out[i] = Step{Step: s}
+		if !marked && !s.Passed {
+			out[i].Decisive = true
+			marked = true
+		}
+	}
+	return out
+}
+
+// Kind names accepted on the command line, lower-case, with kubectl-style short names.
+var kinds = map[string]string{
+	"httproute": "HTTPRoute", "httproutes": "HTTPRoute",
+	"grpcroute": "GRPCRoute", "grpcroutes": "GRPCRoute",
+	"tlsroute": "TLSRoute", "tlsroutes": "TLSRoute",
+	"tcproute": "TCPRoute", "tcproutes": "TCPRoute",
+	"udproute": "UDPRoute", "udproutes": "UDPRoute",
+	"gateway": "Gateway", "gateways": "Gateway", "gtw": "Gateway",
+	"listenerset": "ListenerSet", "listenersets": "ListenerSet", "lset": "ListenerSet",
+	"backendtlspolicy": "BackendTLSPolicy", "backendtlspolicies": "BackendTLSPolicy", "btlspolicy": "BackendTLSPolicy",
+}
+
+// ParseRef reads KIND/NAME (kubectl style) in a namespace.
+func ParseRef(arg, namespace string) (model.Ref, error) {
+	k, name, ok := strings.Cut(arg, "/")
+	kind := kinds[strings.ToLower(strings.SplitN(k, ".", 2)[0])]
+	if !ok || name == "" || kind == "" {
+		return model.Ref{}, fmt.Errorf("%q: want KIND/NAME with KIND one of httproute, grpcroute, tlsroute, tcproute, udproute, gateway, listenerset, backendtlspolicy", arg)
+	}
+	return model.Ref{Kind: kind, Namespace: namespace, Name: name}, nil
+}
+
+// NotFoundError says the object is not in the Result and lists what is.
+type NotFoundError struct {
+	Ref        model.Ref
+	Candidates []string
+}
+
+func (e *NotFoundError) Error() string {
+	msg := fmt.Sprintf("%s %s/%s is not in the input", e.Ref.Kind, e.Ref.Namespace, e.Ref.Name)
+	if len(e.Candidates) > 0 {
+		msg += "; " + e.Ref.Kind + "s present: " + strings.Join(e.Candidates, ", ")
+	} else {
+		msg += "; the input has no " + e.Ref.Kind
+	}
+	return msg
+}
+
+// Options narrow an explanation.
+type Options struct {
+	// Listener limits a Gateway's explanation to one listener.
+	Listener string
+}
+
+// Explain builds the explanation of one object.
+func Explain(res *analyze.Result, ref model.Ref, opts Options) (*Explanation, error) {
+	var names []string
+	note := func(ns, name string) { names = append(names, ns+"/"+name) }
+	switch ref.Kind {
+	case "Gateway":
+		for _, g := range res.Gateways {
+			o := g.Gateway.Obj
+			if o.Namespace == ref.Namespace && o.Name == ref.Name {
+				return gateway(g, opts)
+			}
+			note(o.Namespace, o.Name)
+		}
+	case "ListenerSet":
+		for _, ls := range res.ListenerSets {
+			o := ls.ListenerSet.Obj
+			if o.Namespace == ref.Namespace && o.Name == ref.Name {
+				return listenerSet(ls), nil
+			}
+			note(o.Namespace, o.Name)
+		}
+	case "BackendTLSPolicy":
+		for _, p := range res.BackendTLSPolicies {
+			o := p.Policy.Obj
+			if o.Namespace == ref.Namespace && o.Name == ref.Name {
+				return policy(p), nil
+			}
+			note(o.Namespace, o.Name)
+		}
+	default:
+		for _, rr := range res.Routes {
+			r := rr.Route
+			if r.Kind != ref.Kind {
+				continue
+			}
+			if r.ObjectMeta.Namespace == ref.Namespace && r.ObjectMeta.Name == ref.Name {
+				return route(rr), nil
+			}
+			note(r.ObjectMeta.Namespace, r.ObjectMeta.Name)
+		}
+	}
+	sort.Strings(names)
+	if len(names) > 10 {
+		names = append(names[:10], "...")
+	}
+	return nil, &NotFoundError{Ref: ref, Candidates: names}
+}
+
+func route(rr *analyze.RouteResult) *Explanation {
+	r := rr.Route
+	x := &Explanation{Object: model.Ref{Kind: r.Kind, Namespace: r.ObjectMeta.Namespace, Name: r.ObjectMeta.Name}, Source: r.Source}
+	for _, p := range rr.Parents {
+		title := fmt.Sprintf("parentRefs[%d] → %s %s/%s", p.Index, *p.Ref.Kind, nsOr(p.Ref.Namespace, r.ObjectMeta.Namespace), p.Ref.Name)
+		if p.Ref.SectionName != nil {
+			title += ", sectionName " + string(*p.Ref.SectionName)
+		}
+		if p.Ref.Port != nil {
+			title += fmt.Sprintf(", port %d", *p.Ref.Port)
+		}
+		if p.Conditions == nil {
+			x.Sections = append(x.Sections, Section{Title: title + " (not a parent any selected controller owns; skipped)"})
+			continue
+		}
+		accepted := analyze.IsTrue(p.Conditions, "Accepted")
+		sec := Section{Title: title, Steps: steps(p.Trace, !accepted), Conditions: conditions(p.Conditions)}
+		for _, a := range p.Attachments {
+			hs := strings.Join(a.Hostnames, ", ")
+			if len(a.Hostnames) == 1 && a.Hostnames[0] == "" || len(a.Hostnames) == 0 {
+				hs = "any hostname"
+			}
+			sec.Steps = append(sec.Steps, Step{Step: analyze.Step{Rule: "attached", Subject: "listener " + a.Listener.Name(), Passed: true,
+				Detail: fmt.Sprintf("attached to listener %s (port %d, %s), serving %s", a.Listener.Name(), a.Listener.Listener.Port, a.Listener.Listener.Protocol, hs)}})
+		}
+		x.Sections = append(x.Sections, sec)
+	}
+	if len(rr.Parents) == 0 {
+		x.Sections = append(x.Sections, Section{Title: "parentRefs", Steps: []Step{{Step: analyze.Step{Rule: "route.parentRefs", Detail: "the route names no parentRefs, so it attaches to nothing", Fix: "add spec.parentRefs naming a Gateway or ListenerSet"}, Decisive: true}}})
+	}
+	backends := Section{Title: "backendRefs", Conditions: conditions([]analyze.Condition{rr.ResolvedRefs})}
+	failed := rr.ResolvedRefs.Status != metav1.ConditionTrue
+	for _, b := range rr.Backends {
+		s := analyze.Step{Rule: "route.backendRef", Subject: fmt.Sprintf("rules[%d] %s/%s", b.Rule, b.Namespace, b.Ref.Name), Passed: b.Problem == nil}
+		port := ""
+		if b.Ref.Port != nil {
+			port = fmt.Sprintf(":%d", *b.Ref.Port)
+		}
+		switch {
+		case b.Problem != nil:
+			s.Detail, s.Fix = b.Problem.Message, b.Problem.Fix
+		case b.External:
+			s.Detail = fmt.Sprintf("%s/%s%s is declared external: not verified", b.Namespace, b.Ref.Name, port)
+		default:
+			s.Detail = fmt.Sprintf("Service %s/%s%s resolves", b.Namespace, b.Ref.Name, port)
+		}
+		backends.Steps = append(backends.Steps, Step{Step: s})
+	}
+	backends.Steps = markFirstFailure(backends.Steps, failed)
+	x.Sections = append(x.Sections, backends)
+	return x
+}
+
+func markFirstFailure(ss []Step, failed bool) []Step {
+	if !failed {
+		return ss
+	}
+	for i := range ss {
+		if !ss[i].Passed {
+			ss[i].Decisive = true
+			break
+		}
+	}
+	return ss
+}
+
+func nsOr(ns *gwv1.Namespace, def string) string {
+	if ns == nil || *ns == "" {
+		return def
+	}
+	return string(*ns)
+}
+
+func gateway(g *analyze.GatewayResult, opts Options) (*Explanation, error) {
+	o := g.Gateway.Obj
+	x := &Explanation{Object: model.Ref{Kind: "Gateway", Namespace: o.Namespace, Name: o.Name}, Source: g.Gateway.Source}
+	top := Section{Title: fmt.Sprintf("Gateway (class %s, controller %s)", o.Spec.GatewayClassName, g.Controller), Conditions: conditions(g.Conditions)}
+	if g.ClassMissing {
+		top.Steps = append(top.Steps, Step{Step: analyze.Step{Rule: "gateway.class", Detail: fmt.Sprintf("GatewayClass %s is not in the input: analyzed as a conformant controller supporting every feature", o.Spec.GatewayClassName),
+			Fix: "include the GatewayClass in the input, or pass --supported-features"}})
+	}
+	top.Steps = append(top.Steps, steps(g.Trace, false)...)
+	if opts.Listener == "" {
+		x.Sections = append(x.Sections, top)
+	}
+	all := append([]*analyze.ListenerResult{}, g.Listeners...)
+	for _, ls := range g.ListenerSets {
+		if ls.Allowed {
+			all = append(all, ls.Listeners...)
+		}
+	}
+	var names []string
+	for _, l := range all {
+		names = append(names, l.Name())
+		if opts.Listener != "" && l.Name() != opts.Listener {
+			continue
+		}
+		x.Sections = append(x.Sections, listener(l))
+	}
+	if opts.Listener != "" && len(x.Sections) == 0 {
+		return nil, fmt.Errorf("the Gateway %s/%s has no listener %q; listeners: %s", o.Namespace, o.Name, opts.Listener, strings.Join(names, ", "))
+	}
+	return x, nil
+}
+
+func listener(l *analyze.ListenerResult) Section {
+	li := l.Listener
+	title := fmt.Sprintf("listener %s: port %d, %s", l.Name(), li.Port, li.Protocol)
+	if m := l.TLSMode(); m != "" {
+		title += "/" + string(m)
+	}
+	if h := l.Hostname(); h != "" {
+		title += ", hostname " + h
+	} else {
+		title += ", no hostname (any)"
+	}
+	if l.ListenerSet != nil {
+		o := l.ListenerSet.ListenerSet.Obj
+		title += fmt.Sprintf(" (from ListenerSet %s/%s)", o.Namespace, o.Name)
+	}
+	failed := !l.Accepted || !analyze.IsTrue(l.Conditions, "ResolvedRefs")
+	sec := Section{Title: title, Steps: steps(l.Trace, failed), Conditions: conditions(l.Conditions)}
+	kinds := make([]string, len(l.SupportedKinds))
+	for i, k := range l.SupportedKinds {
+		kinds[i] = string(k.Kind)
+	}
+	sec.Steps = append(sec.Steps, Step{Step: analyze.Step{Rule: "listener.supportedKinds", Passed: len(kinds) > 0, Detail: "takes " + orNone(kinds)}})
+	for _, a := range l.Attachments {
+		r := a.Route.Route
+		hs := strings.Join(a.Hostnames, ", ")
+		if len(a.Hostnames) == 0 || len(a.Hostnames) == 1 && a.Hostnames[0] == "" {
+			hs = "any hostname"
+		}
+		sec.Steps = append(sec.Steps, Step{Step: analyze.Step{Rule: "attached", Passed: true,
+			Detail: fmt.Sprintf("%s %s/%s serves %s", r.Kind, r.ObjectMeta.Namespace, r.ObjectMeta.Name, hs)}})
+	}
+	for _, rr := range l.Inactive {
+		r := rr.Route
+		sec.Steps = append(sec.Steps, Step{Step: analyze.Step{Rule: "attached", Passed: false,
+			Detail: fmt.Sprintf("%s %s/%s would attach (counted in attachedRoutes) but the listener is not accepted", r.Kind, r.ObjectMeta.Namespace, r.ObjectMeta.Name)}})
+	}
+	return sec
+}
+
+func orNone(xs []string) string {
+	if len(xs) == 0 {
+		return "no route kinds"
+	}
+	return strings.Join(xs, ", ")
+}
+
+func listenerSet(ls *analyze.ListenerSetResult) *Explanation {
+	o := ls.ListenerSet.Obj
+	x := &Explanation{Object: model.Ref{Kind: "ListenerSet", Namespace: o.Namespace, Name: o.Name}, Source: ls.ListenerSet.Source}
+	accepted := analyze.IsTrue(ls.Conditions, "Accepted")
+	x.Sections = append(x.Sections, Section{Title: "ListenerSet", Steps: steps(ls.Trace, !accepted), Conditions: conditions(ls.Conditions)})
+	if ls.Allowed {
+		for _, l := range ls.Listeners {
+			if l.Conditions != nil {
+				x.Sections = append(x.Sections, listener(l))
+			}
+		}
+	}
+	return x
+}
+
+func policy(p *analyze.PolicyResult) *Explanation {
+	o := p.Policy.Obj
+	x := &Explanation{Object: model.Ref{Kind: "BackendTLSPolicy", Namespace: o.Namespace, Name: o.Name}, Source: p.Policy.Source}
+	var targets []Step
+	for _, t := range o.Spec.TargetRefs {
+		found := false
+		for _, s := range p.Targets {
+			if s.Obj.Name == string(t.Name) {
+				found = true
+			}
+		}
+		detail := fmt.Sprintf("%s %s/%s", t.Kind, o.Namespace, t.Name)
+		if t.SectionName != nil {
+			detail += " port " + string(*t.SectionName)
+		}
+		if found {
+			detail += " exists"
+		} else {
+			detail += " is not in the input"
+		}
+		targets = append(targets, Step{Step: analyze.Step{Rule: "backendtlspolicy.targetRefs", Passed: found, Detail: detail}})
+	}
+	var ancestors []string
+	for _, g := range p.Ancestors {
+		ancestors = append(ancestors, g.Gateway.Obj.Namespace+"/"+g.Gateway.Obj.Name)
+	}
+	anc := "no Gateway: no attached route reaches a targeted Service"
+	if len(ancestors) > 0 {
+		anc = "Gateways whose routes reach a targeted Service: " + strings.Join(ancestors, ", ")
+	}
+	targets = append(targets, Step{Step: analyze.Step{Rule: "backendtlspolicy.ancestors", Passed: len(ancestors) > 0, Detail: anc}})
+	accepted := analyze.IsTrue(p.Conditions, "Accepted") && analyze.IsTrue(p.Conditions, "ResolvedRefs")
+	x.Sections = append(x.Sections,
+		Section{Title: "targets", Steps: targets},
+		Section{Title: "validation", Steps: steps(p.Trace, !accepted), Conditions: conditions(p.Conditions)})
+	return x
+}
