@@ -49,6 +49,7 @@ func Analyze(m *model.Model, opts Options) *Result {
 		}
 	}
 	e.routes()
+	e.certificates()
 	e.policies()
 	e.findings()
 	return e.res

@@ -140,6 +140,19 @@ func (e *engine) findings() {
 			}
 		}
 	}
+	for _, cr := range e.res.Certificates {
+		s := cr.Secret
+		ref := refOf("Secret", s.Obj.ObjectMeta)
+		var served []string
+		for _, l := range cr.Listeners {
+			o := l.Owner()
+			served = append(served, fmt.Sprintf("%s %s/%s listener %s", o.Kind, o.Namespace, o.Name, l.Name()))
+		}
+		for _, p := range cr.Problems {
+			e.add(Finding{Rule: p.Rule, Severity: p.Severity, Object: ref, Source: s.Source, Field: "data[tls.crt]",
+				Message: fmt.Sprintf("certificate %s: %s (served by %s)", s.Obj.Namespace+"/"+s.Obj.Name, p.Message, strings.Join(served, ", ")), Fix: p.Fix})
+		}
+	}
 	for _, pr := range e.res.BackendTLSPolicies {
 		p := pr.Policy
 		ref := refOf("BackendTLSPolicy", p.Obj.ObjectMeta)

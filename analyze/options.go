@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"crypto/x509"
 	"fmt"
 	"strings"
 	"time"
@@ -16,9 +17,20 @@ type Options struct {
 	// cert-manager, a Service from another repository). A missing reference to one
 	// is reported as unverified instead of failing.
 	External []ExternalRef
+	// WarnExpiry is how long before expiry a certificate is reported (default 30 days).
+	WarnExpiry time.Duration
+	// CABundle, when set, is the trust store certificate chains must verify against.
+	CABundle *x509.CertPool
 	// Features overrides the features every in-scope GatewayClass supports; nil
 	// means a class's status.supportedFeatures, or every feature when it lists none.
 	Features Features
+}
+
+func (o *Options) warnExpiry() time.Duration {
+	if o.WarnExpiry == 0 {
+		return 30 * 24 * time.Hour
+	}
+	return o.WarnExpiry
 }
 
 // ExternalRef declares a kind, or one object of it, as living outside the input.

@@ -23,7 +23,9 @@ type Result struct {
 	ListenerSets       []*ListenerSetResult
 	Routes             []*RouteResult
 	BackendTLSPolicies []*PolicyResult
-	Findings           []Finding
+	// Certificates are the Secrets terminating listeners serve, in listener order.
+	Certificates []*CertificateResult
+	Findings     []Finding
 }
 
 // Condition is a status condition as a controller writes it, plus the fix this tool

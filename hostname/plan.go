@@ -6,8 +6,8 @@ import "errors"
 // why. Reason completes the sentence "hostname %q ...", like
 // ValidationError.Reason.
 type Skipped struct {
-	Hostname string
-	Reason   string
+	Hostname string `json:"hostname"`
+	Reason   string `json:"reason"`
 }
 
 // Reasons a provisioning plan skips an intersected hostname.

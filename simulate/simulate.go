@@ -310,35 +310,12 @@ func routeBefore(a, b *model.Route) bool {
 	return a.ObjectMeta.Namespace+"/"+a.ObjectMeta.Name < b.ObjectMeta.Namespace+"/"+b.ObjectMeta.Name
 }
 
-// certificate models certificate selection on a terminating listener: the first
-// usable certificateRef whose leaf covers the SNI, else the first usable one (the
-// default certificate), which then does not verify for the SNI.
+// certificate is the certificate the listener serves for the SNI, as the engine
+// selects it (ListenerResult.CertificateFor).
 func (s *Simulator) certificate(l *analyze.ListenerResult, req Request, out *Outcome) {
-	var first *analyze.CertificateRef
-	for _, c := range l.Certificates {
-		if !c.Usable() {
-			continue
-		}
-		if first == nil {
-			first = c
-		}
-		if covers(c, req.SNI) {
-			out.Certificate = certOf(c, true)
-			return
-		}
+	if c, covers := l.CertificateFor(req.SNI); c != nil {
+		out.Certificate = certOf(c, covers)
 	}
-	if first != nil {
-		out.Certificate = certOf(first, first.External)
-	}
-}
-
-func covers(c *analyze.CertificateRef, sni string) bool {
-	for _, n := range c.DNSNames() {
-		if hostname.CertificateCovers(n, sni) {
-			return true
-		}
-	}
-	return false
 }
 
 func certOf(c *analyze.CertificateRef, verifies bool) *Certificate {
@@ -461,7 +438,7 @@ func (s *Simulator) All() []Outcome {
 				}
 				for _, a := range l.Attachments {
 					for _, h := range a.Hostnames {
-						name := sampleName(h, l.Hostname())
+						name := analyze.SampleSNI(h, l.Hostname())
 						req := Request{Port: port, Gateway: gatewayName(g)}
 						if p == gwv1.HTTPProtocolType {
 							req.Host = name
@@ -480,19 +457,4 @@ func (s *Simulator) All() []Outcome {
 		}
 	}
 	return out
-}
-
-// SampleName turns an intersected hostname into a name a client could send.
-func sampleName(intersected, listener string) string {
-	h := intersected
-	if h == "" || h == "*" {
-		h = listener
-	}
-	switch {
-	case h == "" || h == "*":
-		return "example.test"
-	case strings.HasPrefix(h, "*."):
-		return "test." + h[2:]
-	}
-	return h
 }

@@ -64,6 +64,15 @@ func TestGolden(t *testing.T) {
 			table, stderr, code := run(t, "", append([]string{"analyze", "-f", in, "--now", goldenNow, "--color", "never", "-o", "wide"}, extra...)...)
 			compareGolden(t, strings.TrimSuffix(in, ".yaml")+".analyze.golden", fmt.Sprintf("%s%s--- exit %d\n", stderr, table, code))
 
+			// render plan in every format
+			var plan strings.Builder
+			for _, format := range []string{"table", "json", "dnsendpoint", "certificate"} {
+				args := append([]string{"render", "plan", "-f", in, "--now", goldenNow, "--color", "never", "-o", format, "--issuer", "ClusterIssuer/letsencrypt"}, extra...)
+				out, stderr, code := run(t, "", args...)
+				fmt.Fprintf(&plan, "$ render plan -o %s\n%s%s--- exit %d\n", format, stderr, out, code)
+			}
+			compareGolden(t, strings.TrimSuffix(in, ".yaml")+".plan.golden", plan.String())
+
 			// explain every Gateway, ListenerSet, route and BackendTLSPolicy, as a tree
 			// and as JSON.
 			var tree, js strings.Builder

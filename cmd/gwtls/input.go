@@ -2,6 +2,7 @@ package gwtls
 
 import (
 	"context"
+	"crypto/x509"
 	"fmt"
 	"io"
 	"os"
@@ -30,6 +31,8 @@ type InputOptions struct {
 	Now               string
 	External          []string
 	SupportedFeatures string
+	WarnExpiry        time.Duration
+	CABundle          string
 
 	filenames []string
 	kustomize string
@@ -39,6 +42,7 @@ type InputOptions struct {
 	now      time.Time
 	external []analyze.ExternalRef
 	features analyze.Features
+	caBundle *x509.CertPool
 }
 
 // NewInputOptions returns InputOptions with kubectl's defaults.
@@ -60,6 +64,8 @@ func (o *InputOptions) AddFlags(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&o.Controller, "controller", "", "analyze only GatewayClasses with this spec.controllerName (default: every class in the input)")
 	cmd.Flags().StringVar(&o.Now, "now", "", "the time to check certificates against and stamp conditions with (RFC 3339; default: the current time)")
 	cmd.Flags().StringArrayVar(&o.External, "external", nil, "a kind (Secret) or object (Secret/NAMESPACE/NAME) that lives outside the input: reported as unverified instead of missing (repeatable)")
+	cmd.Flags().DurationVar(&o.WarnExpiry, "warn-expiry", 30*24*time.Hour, "warn about certificates that expire within this long")
+	cmd.Flags().StringVar(&o.CABundle, "ca-bundle", "", "PEM file of trusted CA certificates: certificate chains must verify against it")
 	cmd.Flags().StringVar(&o.SupportedFeatures, "supported-features", "", "comma-separated Gateway API features the implementation supports (default: a class's status.supportedFeatures, else all)")
 }
 
@@ -82,6 +88,16 @@ func (o *InputOptions) Complete() error {
 	}
 	if o.SupportedFeatures != "" {
 		o.features = analyze.ParseFeatures(o.SupportedFeatures)
+	}
+	if o.CABundle != "" {
+		data, err := os.ReadFile(o.CABundle)
+		if err != nil {
+			return usageErrorf("--ca-bundle: %v", err)
+		}
+		o.caBundle = x509.NewCertPool()
+		if !o.caBundle.AppendCertsFromPEM(data) {
+			return usageErrorf("--ca-bundle %s: no PEM certificate in it", o.CABundle)
+		}
 	}
 	return nil
 }
@@ -138,7 +154,8 @@ func (o *InputOptions) Load(ctx context.Context, streams genericiooptions.IOStre
 
 // Analyze runs the engine with the completed options.
 func (o *InputOptions) Analyze(m *model.Model) *analyze.Result {
-	return analyze.Analyze(m, analyze.Options{Controller: o.Controller, Now: o.now, External: o.external, Features: o.features})
+	return analyze.Analyze(m, analyze.Options{Controller: o.Controller, Now: o.now, External: o.external, Features: o.features,
+		WarnExpiry: o.WarnExpiry, CABundle: o.caBundle})
 }
 
 // skippedSummary tells on stderr which kinds were not analyzed, so a user can see

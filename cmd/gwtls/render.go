@@ -1,6 +1,9 @@
 package gwtls
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -15,7 +18,92 @@ func NewCmdRender(streams genericiooptions.IOStreams, configFlags *genericcliopt
 		Short: "Render computed status and other views of the configuration",
 	}
 	cmd.AddCommand(NewCmdRenderStatus(streams, configFlags))
+	cmd.AddCommand(NewCmdRenderPlan(streams, configFlags))
 	return cmd
+}
+
+// RenderPlanOptions are the options of `render plan`.
+type RenderPlanOptions struct {
+	Input  *InputOptions
+	Output string
+	Issuer string
+	TTL    int64
+	Color  string
+	genericiooptions.IOStreams
+}
+
+// NewCmdRenderPlan builds `render plan`.
+func NewCmdRenderPlan(streams genericiooptions.IOStreams, configFlags *genericclioptions.ConfigFlags) *cobra.Command {
+	o := &RenderPlanOptions{Input: NewInputOptions(configFlags), IOStreams: streams}
+	cmd := &cobra.Command{
+		Use:   "plan",
+		Short: "Print the DNS records and certificates the configuration needs",
+		Long: `Plan lists what must exist for the configuration to work, from the accepted
+Gateways, listeners and routes only (spec 003 "Programmatic use of the hostname field"):
+a DNS record for every intersected hostname pointing at every address of its Gateway,
+and for every terminating listener the precise hostnames its certificate must cover
+(never wildcards) and which of them the referenced Secret does not cover yet.
+
+-o dnsendpoint prints external-dns DNSEndpoint objects; -o certificate prints
+cert-manager Certificate objects for --issuer.`,
+		Example: `  ` + commandName() + ` render plan -f manifests/
+  ` + commandName() + ` render plan -f manifests/ -o json
+  ` + commandName() + ` render plan -f manifests/ -o certificate --issuer ClusterIssuer/letsencrypt | kubectl apply -f -
+  ` + commandName() + ` render plan -A -o dnsendpoint`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			switch o.Output {
+			case "", "table", "json", "yaml", "dnsendpoint":
+			case "certificate":
+				if _, _, ok := strings.Cut(o.Issuer, "/"); !ok {
+					return usageErrorf("-o certificate needs --issuer KIND/NAME, for example --issuer ClusterIssuer/letsencrypt")
+				}
+			default:
+				return usageErrorf("--output %q: want table, json, yaml, dnsendpoint or certificate", o.Output)
+			}
+			if err := validColor(o.Color); err != nil {
+				return err
+			}
+			if err := o.Input.Complete(); err != nil {
+				return err
+			}
+			if err := o.Input.Validate(); err != nil {
+				return err
+			}
+			return o.Run(cmd)
+		},
+	}
+	o.Input.AddFlags(cmd)
+	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "output format: table (default), json, yaml, dnsendpoint, certificate")
+	cmd.Flags().StringVar(&o.Issuer, "issuer", "", "with -o certificate: the cert-manager issuer as KIND/NAME (ClusterIssuer/letsencrypt)")
+	cmd.Flags().Int64Var(&o.TTL, "ttl", 300, "with -o dnsendpoint: the record TTL in seconds")
+	cmd.Flags().StringVar(&o.Color, "color", "auto", "colour: auto, always, never")
+	return cmd
+}
+
+// Run loads, analyzes and prints the plan.
+func (o *RenderPlanOptions) Run(cmd *cobra.Command) error {
+	m, err := o.Input.Load(cmd.Context(), o.IOStreams)
+	if err != nil {
+		return err
+	}
+	plan := o.Input.Analyze(m).Plan()
+	switch o.Output {
+	case "json":
+		return render.PlanJSON(o.Out, plan)
+	case "yaml":
+		return render.PlanYAML(o.Out, plan)
+	case "dnsendpoint":
+		unknown, err := render.DNSEndpoints(o.Out, plan, o.TTL)
+		if len(unknown) > 0 {
+			fmt.Fprintf(o.ErrOut, "warning: no DNSEndpoint for %s: the Gateway has no address in status.addresses or spec.addresses\n", strings.Join(unknown, ", "))
+		}
+		return err
+	case "certificate":
+		kind, name, _ := strings.Cut(o.Issuer, "/")
+		return render.Certificates(o.Out, plan, kind, name)
+	}
+	return render.PlanTable(o.Out, plan, render.Style{Color: useColor(o.Color, o.Out)})
 }
 
 // RenderStatusOptions are the options of `render status`.

@@ -1,0 +1,217 @@
+package analyze_test
+
+import (
+	"crypto/x509"
+	"encoding/base64"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/testcert"
+	"github.com/kubectl-gwtls/kubectl-gwtls/load"
+)
+
+var now = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func analyzeDocs(t *testing.T, opts analyze.Options, docs ...string) *analyze.Result {
+	t.Helper()
+	m, err := load.Files(load.FileOptions{Filenames: []string{"-"}, Stdin: strings.NewReader(strings.Join(docs, "\n---\n"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opts.Now.IsZero() {
+		opts.Now = now
+	}
+	return analyze.Analyze(m, opts)
+}
+
+const classDoc = `apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {name: gc}
+spec: {controllerName: example.com/gc}`
+
+// httpsGateway is a Gateway with one HTTPS listener (hostname h, certificateRefs
+// named certs) and an HTTPRoute for routeHosts.
+func httpsGateway(listenerHost string, routeHosts []string, certs ...string) []string {
+	var refs []string
+	for _, c := range certs {
+		refs = append(refs, fmt.Sprintf("{name: %s}", c))
+	}
+	host := ""
+	if listenerHost != "" {
+		host = fmt.Sprintf("    hostname: %q\n", listenerHost)
+	}
+	gw := "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: gw, namespace: default}\nspec:\n  gatewayClassName: gc\n  listeners:\n  - name: https\n    port: 443\n    protocol: HTTPS\n" +
+		host + "    tls: {certificateRefs: [" + strings.Join(refs, ", ") + "]}\n"
+	var hs []string
+	for _, h := range routeHosts {
+		hs = append(hs, fmt.Sprintf("%q", h))
+	}
+	route := "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: r, namespace: default}\nspec:\n  parentRefs: [{name: gw}]\n  hostnames: [" + strings.Join(hs, ", ") + "]\n"
+	return []string{classDoc, gw, route}
+}
+
+func rules(res *analyze.Result) map[string]string {
+	out := map[string]string{}
+	for _, f := range res.Findings {
+		out[f.Rule] = f.Message
+	}
+	return out
+}
+
+func TestCertificateChecks(t *testing.T) {
+	ca := testcert.Must(testcert.Options{CommonName: "Test Root CA", IsCA: true}, nil)
+	inter := testcert.Must(testcert.Options{CommonName: "Test Intermediate", IsCA: true}, ca)
+	leafOf := func(o testcert.Options) *testcert.Cert { return testcert.Must(o, inter) }
+	good := testcert.Options{CommonName: "www.example.com", DNSNames: []string{"www.example.com", "*.example.com"}}
+	otherKey := testcert.Must(good, inter)
+
+	cases := []struct {
+		name       string
+		secret     string
+		routeHosts []string
+		opts       analyze.Options
+		want       []string // rules that must be reported
+		wantNot    []string // rules that must not be reported
+		unresolved bool     // listener ResolvedRefs False / InvalidCertificateRef
+	}{
+		{name: "a good chain covering every hostname is clean",
+			secret: testcert.SecretYAML("default", "c", []*testcert.Cert{leafOf(good), inter}), routeHosts: []string{"www.example.com", "api.example.com"},
+			wantNot: []string{"certificate/SNINotCovered", "certificate/Expired", "certificate/ChainOrder", "certificate/ChainUntrusted"}},
+		{name: "expired against --now",
+			secret:     testcert.SecretYAML("default", "c", []*testcert.Cert{leafOf(testcert.Options{CommonName: "www.example.com", DNSNames: []string{"www.example.com"}, NotAfter: time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)}), inter}),
+			routeHosts: []string{"www.example.com"}, want: []string{"certificate/Expired"}},
+		{name: "not yet valid",
+			secret:     testcert.SecretYAML("default", "c", []*testcert.Cert{leafOf(testcert.Options{CommonName: "www.example.com", DNSNames: []string{"www.example.com"}, NotBefore: time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)}), inter}),
+			routeHosts: []string{"www.example.com"}, want: []string{"certificate/NotYetValid"}},
+		{name: "expires within --warn-expiry",
+			secret:     testcert.SecretYAML("default", "c", []*testcert.Cert{leafOf(testcert.Options{CommonName: "www.example.com", DNSNames: []string{"www.example.com"}, NotAfter: now.Add(10 * 24 * time.Hour)}), inter}),
+			routeHosts: []string{"www.example.com"}, want: []string{"certificate/ExpiresSoon"}},
+		{name: "wrong SAN",
+			secret:     testcert.SecretYAML("default", "c", []*testcert.Cert{leafOf(testcert.Options{CommonName: "other.org", DNSNames: []string{"other.org"}}), inter}),
+			routeHosts: []string{"www.example.com"}, want: []string{"certificate/SNINotCovered"}},
+		{name: "wildcard depth: *.example.com does not cover foo.bar.example.com (spec 003)",
+			secret:     testcert.SecretYAML("default", "c", []*testcert.Cert{leafOf(good), inter}),
+			routeHosts: []string{"foo.bar.example.com"}, want: []string{"certificate/SNINotCovered"}},
+		{name: "RSA 1024",
+			secret:     testcert.SecretYAML("default", "c", []*testcert.Cert{leafOf(testcert.Options{CommonName: "www.example.com", DNSNames: []string{"www.example.com"}, RSABits: 1024}), inter}),
+			routeHosts: []string{"www.example.com"}, want: []string{"certificate/WeakKey"}},
+		{name: "SHA-1 signature",
+			secret: testcert.SecretYAML("default", "c", []*testcert.Cert{testcert.Must(testcert.Options{CommonName: "www.example.com", DNSNames: []string{"www.example.com"}, RSABits: 2048, SHA1: true},
+				testcert.Must(testcert.Options{CommonName: "RSA CA", IsCA: true, RSABits: 2048}, nil))}),
+			routeHosts: []string{"www.example.com"}, want: []string{"certificate/SHA1Signature"}},
+		{name: "CN-only certificate",
+			secret:     testcert.SecretYAML("default", "c", []*testcert.Cert{leafOf(testcert.Options{CommonName: "www.example.com"}), inter}),
+			routeHosts: []string{"www.example.com"}, want: []string{"certificate/NoSubjectAltNames", "certificate/SNINotCovered"}},
+		{name: "chain out of order",
+			secret:     testcert.SecretYAML("default", "c", []*testcert.Cert{leafOf(good), ca, inter}),
+			routeHosts: []string{"www.example.com"}, want: []string{"certificate/ChainOrder"}},
+		{name: "missing intermediate does not verify against --ca-bundle",
+			secret:     testcert.SecretYAML("default", "c", []*testcert.Cert{leafOf(good)}),
+			routeHosts: []string{"www.example.com"}, opts: analyze.Options{CABundle: pool(ca)}, want: []string{"certificate/ChainUntrusted"}},
+		{name: "complete chain verifies against --ca-bundle",
+			secret:     testcert.SecretYAML("default", "c", []*testcert.Cert{leafOf(good), inter}),
+			routeHosts: []string{"www.example.com"}, opts: analyze.Options{CABundle: pool(ca)}, wantNot: []string{"certificate/ChainUntrusted"}},
+		{name: "key does not match the leaf",
+			secret:     keyMismatch(leafOf(good), otherKey),
+			routeHosts: []string{"www.example.com"}, unresolved: true},
+		{name: "garbage PEM",
+			secret:     "apiVersion: v1\nkind: Secret\nmetadata: {name: c, namespace: default}\ntype: kubernetes.io/tls\nstringData: {tls.crt: not-pem, tls.key: not-pem}",
+			routeHosts: []string{"www.example.com"}, unresolved: true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res := analyzeDocs(t, c.opts, append(httpsGateway("", c.routeHosts, "c"), c.secret)...)
+			l := res.Gateways[0].Listeners[0]
+			resolved := analyze.IsTrue(l.Conditions, "ResolvedRefs")
+			if resolved == c.unresolved {
+				t.Fatalf("listener ResolvedRefs true=%v, want %v: %+v", resolved, !c.unresolved, analyze.Find(l.Conditions, "ResolvedRefs"))
+			}
+			if c.unresolved {
+				if r := analyze.Find(l.Conditions, "ResolvedRefs").Reason; r != "InvalidCertificateRef" {
+					t.Errorf("reason %s, want InvalidCertificateRef", r)
+				}
+				return
+			}
+			got := rules(res)
+			for _, r := range c.want {
+				if _, ok := got[r]; !ok {
+					t.Errorf("want finding %s, got %v", r, got)
+				}
+			}
+			for _, r := range c.wantNot {
+				if msg, ok := got[r]; ok {
+					t.Errorf("unexpected %s: %s", r, msg)
+				}
+			}
+		})
+	}
+}
+
+func pool(cs ...*testcert.Cert) *x509.CertPool {
+	p := x509.NewCertPool()
+	for _, c := range cs {
+		p.AddCert(c.Cert)
+	}
+	return p
+}
+
+func keyMismatch(leaf, other *testcert.Cert) string {
+	return fmt.Sprintf("apiVersion: v1\nkind: Secret\nmetadata: {name: c, namespace: default}\ntype: kubernetes.io/tls\ndata:\n  tls.crt: %s\n  tls.key: %s\n",
+		base64.StdEncoding.EncodeToString(leaf.CertPEM), base64.StdEncoding.EncodeToString(other.KeyPEM))
+}
+
+// With several certificateRefs the listener serves, per SNI, the first that covers
+// it; a name none covers gets the first (default) certificate, which fails.
+func TestCertificateSelectionPerSNI(t *testing.T) {
+	a := testcert.Must(testcert.Options{CommonName: "a.example.com", DNSNames: []string{"a.example.com"}}, nil)
+	b := testcert.Must(testcert.Options{CommonName: "b.example.com", DNSNames: []string{"b.example.com"}}, nil)
+	docs := append(httpsGateway("", []string{"a.example.com", "b.example.com", "c.example.com"}, "a", "b"),
+		testcert.SecretYAML("default", "a", []*testcert.Cert{a}), testcert.SecretYAML("default", "b", []*testcert.Cert{b}))
+	res := analyzeDocs(t, analyze.Options{}, docs...)
+	l := res.Gateways[0].Listeners[0]
+	for sni, want := range map[string]string{"a.example.com": "a", "b.example.com": "b", "c.example.com": "a"} {
+		c, covers := l.CertificateFor(sni)
+		if c == nil || string(c.Ref.Name) != want || covers != (sni != "c.example.com") {
+			t.Errorf("SNI %s: got %v covers=%v, want %s", sni, c, covers, want)
+		}
+	}
+	if !strings.Contains(rules(res)["certificate/SNINotCovered"], "c.example.com") {
+		t.Errorf("c.example.com should be reported uncovered: %v", rules(res))
+	}
+}
+
+// OverlappingTLSConfig: overlapping certificates take precedence over overlapping
+// hostnames (ListenerConditionOverlappingTLSConfig: "SHOULD set the
+// OverlappingCertificates Reason").
+func TestOverlappingCertificates(t *testing.T) {
+	wild := testcert.Must(testcert.Options{CommonName: "*.example.com", DNSNames: []string{"*.example.com"}}, nil)
+	foo := testcert.Must(testcert.Options{CommonName: "foo.example.com", DNSNames: []string{"foo.example.com"}}, nil)
+	gw := `apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: default}
+spec:
+  gatewayClassName: gc
+  listeners:
+  - {name: wild, port: 443, protocol: HTTPS, hostname: "*.example.com", tls: {certificateRefs: [{name: wild}]}}
+  - {name: foo, port: 443, protocol: HTTPS, hostname: foo.example.com, tls: {certificateRefs: [{name: foo}]}}
+  - {name: other, port: 443, protocol: HTTPS, hostname: foo.example.org, tls: {certificateRefs: [{name: foo}]}}`
+	res := analyzeDocs(t, analyze.Options{}, classDoc, gw, testcert.SecretYAML("default", "wild", []*testcert.Cert{wild}), testcert.SecretYAML("default", "foo", []*testcert.Cert{foo}))
+	for _, l := range res.Gateways[0].Listeners {
+		c := analyze.Find(l.Conditions, "OverlappingTLSConfig")
+		switch l.Name() {
+		case "wild", "foo":
+			if c == nil || c.Reason != "OverlappingCertificates" {
+				t.Errorf("listener %s: %+v, want OverlappingCertificates", l.Name(), c)
+			}
+		case "other":
+			// Its hostname overlaps nothing, but it serves foo's certificate, which
+			// overlaps wild's.
+			if c == nil || c.Reason != "OverlappingCertificates" {
+				t.Errorf("listener other: %+v", c)
+			}
+		}
+	}
+}
