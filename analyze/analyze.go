@@ -51,6 +51,7 @@ func Analyze(m *model.Model, opts Options) *Result {
 	e.routes()
 	e.certificates()
 	e.policies()
+	e.annotations()
 	e.findings()
 	return e.res
 }

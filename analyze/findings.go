@@ -125,6 +125,9 @@ func (e *engine) findings() {
 				e.fromCondition("route", *c, SeverityError, ref, r.Source, fmt.Sprintf("spec.parentRefs[%d]", p.Index))
 			}
 		}
+		for _, l := range rr.Lints {
+			e.add(Finding{Rule: l.Rule, Severity: l.Severity, Object: ref, Source: r.Source, Field: "metadata.annotations", Message: l.Message, Fix: l.Fix})
+		}
 		if rr.ResolvedRefs.Status == metav1.ConditionFalse {
 			e.fromCondition("route", rr.ResolvedRefs, SeverityError, ref, r.Source, "spec.rules[].backendRefs")
 		}
@@ -160,6 +163,9 @@ func (e *engine) findings() {
 			if c.Status == metav1.ConditionFalse {
 				e.fromCondition("backendtlspolicy", c, SeverityError, ref, p.Source, "")
 			}
+		}
+		for _, l := range pr.Lints {
+			e.add(Finding{Rule: l.Rule, Severity: l.Severity, Object: ref, Source: p.Source, Message: l.Message, Fix: l.Fix})
 		}
 		if len(pr.Ancestors) == 0 && IsTrue(pr.Conditions, "Accepted") {
 			e.add(Finding{Rule: "backendtlspolicy/NoAncestors", Severity: SeverityInfo, Object: ref, Source: p.Source,

@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	corev1 "k8s.io/api/core/v1"
 	"sort"
 	"strings"
 
@@ -24,6 +25,8 @@ type PolicyResult struct {
 	// CACertificates are the parsed trust anchors from caCertificateRefs.
 	CACertificates int
 	Trace          []Step
+	// Lints are problems that do not change the policy's conditions.
+	Lints []Lint
 }
 
 // policyTarget is one (Service, sectionName) a policy applies to; two policies on
@@ -114,6 +117,39 @@ func (e *engine) policies() {
 	for _, pr := range e.res.BackendTLSPolicies {
 		e.policyConditions(pr, conflicted[pr])
 	}
+	e.backendPolicies(byTarget)
+}
+
+// backendPolicies records on every resolved backend the accepted policy that
+// applies to it: one targeting the Service port's name (sectionName) wins over one
+// targeting the whole Service (GEP-1897 targetRefs with sectionName).
+func (e *engine) backendPolicies(byTarget map[policyTarget][]*PolicyResult) {
+	accepted := func(ps []*PolicyResult) *PolicyResult {
+		for _, p := range ps {
+			if IsTrue(p.Conditions, "Accepted") {
+				return p
+			}
+		}
+		return nil
+	}
+	for _, rr := range e.res.Routes {
+		for _, b := range rr.Backends {
+			if b.Service == nil {
+				continue
+			}
+			k := nn{Namespace: b.Service.Obj.Namespace, Name: b.Service.Obj.Name}
+			if b.Ref.Port != nil {
+				for _, p := range b.Service.Obj.Spec.Ports {
+					if p.Port == int32(*b.Ref.Port) && p.Name != "" {
+						b.Policy = accepted(byTarget[policyTarget{k, p.Name}])
+					}
+				}
+			}
+			if b.Policy == nil {
+				b.Policy = accepted(byTarget[policyTarget{k, ""}])
+			}
+		}
+	}
 }
 
 func policyBefore(a, b *model.BackendTLSPolicy) bool {
@@ -158,13 +194,64 @@ func (e *engine) policyConditions(pr *PolicyResult, winner *PolicyResult) {
 		pr.Trace = append(pr.Trace, Step{Rule: rule, Subject: "BackendTLSPolicy " + o.Namespace + "/" + o.Name, Passed: passed, Detail: detail, Fix: fix})
 	}
 	var invalid []problem
+	var udpWarnings []string
 	for i, t := range o.Spec.TargetRefs {
 		if string(t.Group) != "" || string(t.Kind) != "Service" {
 			invalid = append(invalid, problem{string(gwv1.PolicyReasonInvalid),
 				fmt.Sprintf("targetRefs[%d] is a %s; a BackendTLSPolicy targets Services", i, groupKindString(string(t.Group), string(t.Kind))),
 				"target a core Service (group \"\", kind Service)"})
+			continue
+		}
+		svc := e.ix.services[nn{Namespace: o.Namespace, Name: string(t.Name)}]
+		if svc == nil {
+			if !e.opts.isExternal("Service", o.Namespace, string(t.Name)) {
+				pr.Lints = append(pr.Lints, Lint{Rule: "backendtlspolicy/TargetNotFound", Severity: SeverityWarning,
+					Message: fmt.Sprintf("targetRefs[%d]: Service %s/%s is not in the input", i, o.Namespace, t.Name),
+					Fix:     "fix the name (the Service must be in the policy's namespace), or declare it with --external"})
+			}
+			continue
+		}
+		// GEP-1897: BackendTLSPolicy applies to TCP only; a policy on a single UDP port
+		// is Invalid, one on a mix of TCP and UDP ports only warns.
+		ports := svc.Obj.Spec.Ports
+		var selected []corev1.ServicePort
+		if t.SectionName != nil && *t.SectionName != "" {
+			for _, p := range ports {
+				if p.Name == string(*t.SectionName) {
+					selected = append(selected, p)
+				}
+			}
+			if len(selected) == 0 && len(ports) > 0 {
+				pr.Lints = append(pr.Lints, Lint{Rule: "backendtlspolicy/SectionNameNotFound", Severity: SeverityError,
+					Message: fmt.Sprintf("targetRefs[%d].sectionName %q names no port of Service %s/%s", i, *t.SectionName, o.Namespace, t.Name),
+					Fix:     "set sectionName to the name of one of the Service's spec.ports"})
+			}
+		} else {
+			selected = ports
+		}
+		udp := 0
+		for _, p := range selected {
+			if p.Protocol == corev1.ProtocolUDP {
+				udp++
+			}
+		}
+		switch {
+		case udp > 0 && udp == len(selected) && len(selected) == 1:
+			invalid = append(invalid, problem{string(gwv1.PolicyReasonInvalid),
+				fmt.Sprintf("targetRefs[%d] selects UDP port %q of Service %s/%s; BackendTLSPolicy applies only to TCP", i, selected[0].Name, o.Namespace, t.Name),
+				"target a TCP port with sectionName, or remove the target"})
+		case udp > 0:
+			udpWarnings = append(udpWarnings, fmt.Sprintf("Service %s/%s has UDP ports; the policy applies to its TCP ports only", o.Namespace, t.Name))
 		}
 	}
+	for k := range o.Spec.Options {
+		if !strings.Contains(string(k), "/") {
+			pr.Lints = append(pr.Lints, Lint{Rule: "backendtlspolicy/UnprefixedOption", Severity: SeverityWarning,
+				Message: fmt.Sprintf("options key %q has no domain prefix; un-prefixed names are reserved for Gateway API", k),
+				Fix:     "use the implementation's domain-prefixed key, such as example.com/" + string(k)})
+		}
+	}
+	sort.Slice(pr.Lints, func(i, j int) bool { return pr.Lints[i].Message < pr.Lints[j].Message })
 	hasRefs, hasWellKnown := len(v.CACertificateRefs) > 0, v.WellKnownCACertificates != nil && *v.WellKnownCACertificates != ""
 	switch {
 	case hasRefs && hasWellKnown:
@@ -250,7 +337,11 @@ func (e *engine) policyConditions(pr *PolicyResult, winner *PolicyResult) {
 		step("backendtlspolicy.precedence", false, msg, "merge the two policies, or target a different Service port with sectionName")
 		accepted = cond(gwv1.PolicyConditionAccepted, false, gwv1.PolicyReasonConflicted, msg, "merge the two policies, or target a different Service port with sectionName", gen, e.now)
 	default:
-		accepted = cond(gwv1.PolicyConditionAccepted, true, gwv1.PolicyReasonAccepted, "policy is accepted", "", gen, e.now)
+		msg := "policy is accepted"
+		if len(udpWarnings) > 0 {
+			msg += "; " + strings.Join(udpWarnings, "; ")
+		}
+		accepted = cond(gwv1.PolicyConditionAccepted, true, gwv1.PolicyReasonAccepted, msg, "", gen, e.now)
 	}
 	pr.Conditions = []Condition{accepted, resolved}
 }

@@ -151,6 +151,8 @@ type RouteResult struct {
 	Backends     []*BackendResult
 	// InvalidHostnames are route hostnames that are not valid Gateway API hostnames.
 	InvalidHostnames []string
+	// Lints are problems of the route's implementation-specific annotations.
+	Lints []Lint
 }
 
 // ParentResult is the decision about one parentRef of a route.
@@ -189,6 +191,9 @@ type BackendResult struct {
 	Service   *model.Service // nil when not a Service or not found
 	External  bool           // declared external, not verified
 	Problem   *Condition     // nil when it resolved
+	// Policy is the accepted BackendTLSPolicy that applies to this backend (one
+	// naming the Service port by sectionName wins over one on the whole Service).
+	Policy *PolicyResult
 }
 
 // CertificateRef is one resolved certificateRef of a listener.

@@ -27,11 +27,12 @@ type CertificateResult struct {
 	// exercised with a sample label) this certificate is served for.
 	Covered   []string
 	Uncovered []string
-	Problems  []CertificateProblem
+	Problems  []Lint
 }
 
-// CertificateProblem is one problem of a certificate, with its rule ID.
-type CertificateProblem struct {
+// Lint is a problem that is not a status condition (of a certificate, a policy's
+// options, ...), with its rule ID.
+type Lint struct {
 	Rule     string
 	Severity Severity
 	Message  string
@@ -145,7 +146,7 @@ func (e *engine) certificates() {
 		cr.Problems = certificateProblems(cr.Chain, e.opts.Now, e.opts.warnExpiry(), e.opts.CABundle)
 		if len(cr.Uncovered) > 0 {
 			sort.Strings(cr.Uncovered)
-			cr.Problems = append(cr.Problems, CertificateProblem{Rule: "certificate/SNINotCovered", Severity: SeverityError,
+			cr.Problems = append(cr.Problems, Lint{Rule: "certificate/SNINotCovered", Severity: SeverityError,
 				Message: fmt.Sprintf("served for %s, which its names [%s] do not cover (a wildcard covers exactly one label); TLS clients will reject it",
 					strings.Join(cr.Uncovered, ", "), strings.Join(cr.Chain[0].DNSNames, ", ")),
 				Fix: fmt.Sprintf("reissue the certificate with DNS names %s (cert-manager: spec.dnsNames), or add a certificateRef that covers them", strings.Join(cr.Uncovered, ", "))})
@@ -175,10 +176,10 @@ func appendUnique(xs []string, x string) []string {
 }
 
 // certificateProblems checks one chain (leaf first) at a time now.
-func certificateProblems(chain []*x509.Certificate, now time.Time, warnExpiry time.Duration, roots *x509.CertPool) []CertificateProblem {
-	var ps []CertificateProblem
+func certificateProblems(chain []*x509.Certificate, now time.Time, warnExpiry time.Duration, roots *x509.CertPool) []Lint {
+	var ps []Lint
 	add := func(rule string, sev Severity, msg, fix string) {
-		ps = append(ps, CertificateProblem{Rule: rule, Severity: sev, Message: msg, Fix: fix})
+		ps = append(ps, Lint{Rule: rule, Severity: sev, Message: msg, Fix: fix})
 	}
 	leaf := chain[0]
 	day := now.UTC().Format("2006-01-02")

@@ -339,48 +339,15 @@ func (s *Simulator) backends(rr *analyze.RouteResult) []Backend {
 		if b.Ref.Weight != nil {
 			be.Weight = *b.Ref.Weight
 		}
-		if b.Service != nil {
-			be.BackendTLS = s.backendTLS(b)
-		}
+		be.BackendTLS = backendTLS(b)
 		out = append(out, be)
 	}
 	return out
 }
 
-// backendTLS finds the accepted BackendTLSPolicy for a backend: one targeting the
-// Service port's name (sectionName) wins over one targeting the whole Service.
-func (s *Simulator) backendTLS(b *analyze.BackendResult) *BackendTLS {
-	k := model.NamespacedName{Namespace: b.Service.Obj.Namespace, Name: b.Service.Obj.Name}
-	portName := ""
-	if b.Ref.Port != nil {
-		for _, p := range b.Service.Obj.Spec.Ports {
-			if p.Port == int32(*b.Ref.Port) {
-				portName = p.Name
-			}
-		}
-	}
-	var whole, section *analyze.PolicyResult
-	for _, p := range s.policies[k] {
-		for _, t := range p.Policy.Obj.Spec.TargetRefs {
-			if string(t.Name) != k.Name {
-				continue
-			}
-			switch {
-			case t.SectionName == nil || *t.SectionName == "":
-				if whole == nil {
-					whole = p
-				}
-			case string(*t.SectionName) == portName && portName != "":
-				if section == nil {
-					section = p
-				}
-			}
-		}
-	}
-	p := section
-	if p == nil {
-		p = whole
-	}
+// backendTLS describes the BackendTLSPolicy the engine found for a backend.
+func backendTLS(b *analyze.BackendResult) *BackendTLS {
+	p := b.Policy
 	if p == nil {
 		return nil
 	}

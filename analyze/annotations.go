@@ -1,0 +1,50 @@
+package analyze
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/annotations"
+)
+
+// annotations validates the implementation-specific annotations of every route
+// against the known annotation sets (spec 001 for Gwin), and checks them against
+// the BackendTLSPolicy of each backend.
+func (e *engine) annotations() {
+	for _, rr := range e.res.Routes {
+		r := rr.Route
+		if len(r.ObjectMeta.Annotations) == 0 {
+			continue
+		}
+		ps := annotations.Validate(r.Kind, r.ObjectMeta.Annotations)
+		seen := map[*PolicyResult]bool{}
+		for _, b := range rr.Backends {
+			if b.Policy == nil || seen[b.Policy] {
+				continue
+			}
+			seen[b.Policy] = true
+			o := b.Policy.Policy.Obj
+			v := o.Spec.Validation
+			wk := ""
+			if v.WellKnownCACertificates != nil {
+				wk = string(*v.WellKnownCACertificates)
+			}
+			port := ""
+			if b.Ref.Port != nil {
+				port = fmt.Sprintf(":%d", *b.Ref.Port)
+			}
+			ps = append(ps, annotations.Consistency(r.Kind, r.ObjectMeta.Annotations, annotations.BackendTLSPolicy{
+				Policy: o.Namespace + "/" + o.Name, Backend: b.Namespace + "/" + string(b.Ref.Name) + port,
+				Hostname: string(v.Hostname), CACertificateRefs: len(v.CACertificateRefs) > 0, WellKnownCACertificates: wk,
+			})...)
+		}
+		for _, p := range ps {
+			sev := SeverityWarning
+			if p.Severity == annotations.SeverityError {
+				sev = SeverityError
+			}
+			rr.Lints = append(rr.Lints, Lint{Rule: strings.Replace(p.Rule, "annotation-", "annotation/", 1), Severity: sev,
+				Message: fmt.Sprintf("annotation %s: %s", p.Key, p.Message), Fix: p.Fix})
+		}
+	}
+}
