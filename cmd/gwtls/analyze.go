@@ -56,7 +56,7 @@ Exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage, load or connecti
 		},
 	}
 	o.Input.AddFlags(cmd)
-	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "output format: table (default), wide, json, yaml")
+	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "output format: table (default), wide, json, yaml, sarif (SARIF 2.1.0 for code scanning), github (GitHub Actions annotations)")
 	cmd.Flags().StringVar(&o.FailOn, "fail-on", "error", "exit 1 when a finding has this severity or higher: error, warning, info, none")
 	cmd.Flags().StringVar(&o.Color, "color", "auto", "colour the table: auto (on a terminal, unless NO_COLOR is set), always, never")
 	return cmd
@@ -75,9 +75,9 @@ func (o *AnalyzeOptions) Complete() error {
 // Validate checks the flags.
 func (o *AnalyzeOptions) Validate() error {
 	switch o.Output {
-	case "", "table", "wide", "json", "yaml":
+	case "", "table", "wide", "json", "yaml", "sarif", "github":
 	default:
-		return usageErrorf("--output %q: want table, wide, json or yaml", o.Output)
+		return usageErrorf("--output %q: want table, wide, json, yaml, sarif or github", o.Output)
 	}
 	if err := validColor(o.Color); err != nil {
 		return err
@@ -98,6 +98,10 @@ func (o *AnalyzeOptions) Run(cmd *cobra.Command) error {
 		err = report.JSON(o.Out)
 	case "yaml":
 		err = report.YAML(o.Out)
+	case "sarif":
+		err = report.SARIF(o.Out, Version)
+	case "github":
+		err = report.GitHubAnnotations(o.Out)
 	default:
 		skippedSummary(o.ErrOut, m)
 		err = report.Table(o.Out, render.Style{Color: useColor(o.Color, o.Out)}, o.Output == "wide")

@@ -1,0 +1,56 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
+)
+
+// GitHubAnnotations writes one GitHub Actions workflow command per finding
+// (::error, ::warning or ::notice), with file and line where the finding came
+// from a file, the rule ID as title, and the object, message and fix as text.
+// It writes nothing else, so stdout can be left to the runner.
+func (r Report) GitHubAnnotations(w io.Writer) error {
+	var b strings.Builder
+	for _, f := range r.Findings {
+		var props []string
+		if file, ok := sourceFile(f.Source); ok {
+			props = append(props, "file="+escapeGitHubProperty(file))
+			if f.Source.Line > 0 {
+				props = append(props, "line="+strconv.Itoa(f.Source.Line))
+			}
+		}
+		props = append(props, "title="+escapeGitHubProperty(f.Rule))
+		msg := f.Object.String() + ": " + f.Message
+		if f.Fix != "" {
+			msg += "\nFix: " + f.Fix
+		}
+		fmt.Fprintf(&b, "::%s %s::%s\n", githubCommand(f.Severity), strings.Join(props, ","), escapeGitHubData(msg))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func githubCommand(s analyze.Severity) string {
+	switch s {
+	case analyze.SeverityError:
+		return "error"
+	case analyze.SeverityWarning:
+		return "warning"
+	}
+	return "notice"
+}
+
+// githubData escapes a workflow command's message as the Actions toolkit
+// does (escapeData in @actions/core).
+var githubData = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+
+// githubProperty escapes a workflow command's property value (escapeProperty in
+// @actions/core): the data escapes plus ':' and ','.
+var githubProperty = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+
+func escapeGitHubData(s string) string     { return githubData.Replace(s) }
+func escapeGitHubProperty(s string) string { return githubProperty.Replace(s) }
