@@ -41,5 +41,6 @@ BackendTLSPolicies. It reads manifests (-f, -k) or the current cluster.`,
 	root.AddCommand(NewCmdRender(streams, configFlags))
 	root.AddCommand(NewCmdSimulate(streams, configFlags))
 	root.AddCommand(NewCmdExplain(streams, configFlags))
+	root.AddCommand(NewCmdGenerate(streams))
 	return root
 }
