@@ -124,7 +124,9 @@ func (e *engine) resolveCertificates(l *ListenerResult) {
 			"add tls.certificateRefs naming a kubernetes.io/tls Secret"}
 		st.unresolved = append(st.unresolved, p)
 		st.certInvalid = true
-		l.Trace = append(l.Trace, Step{Rule: "listener.tls.certificateRefs", Subject: "listener " + l.Name(), Detail: p.message, Fix: p.fix})
+		if e.opts.Trace {
+			l.Trace = append(l.Trace, Step{Rule: "listener.tls.certificateRefs", Subject: "listener " + l.Name(), Detail: p.message, Fix: p.fix})
+		}
 		return
 	}
 	valid := 0
@@ -178,7 +180,9 @@ func (e *engine) resolveCertificates(l *ListenerResult) {
 				}
 			}
 		}
-		l.Trace = append(l.Trace, step)
+		if e.opts.Trace {
+			l.Trace = append(l.Trace, step)
+		}
 	}
 	// RefNotPermitted is the more specific reason; report it first.
 	st.unresolved = append(st.unresolved, notPermitted...)
@@ -275,7 +279,9 @@ func (e *engine) resolveFrontendValidation(g *GatewayResult, l *ListenerResult) 
 		} else {
 			valid++
 		}
-		l.Trace = append(l.Trace, step)
+		if e.opts.Trace {
+			l.Trace = append(l.Trace, step)
+		}
 	}
 	if valid == 0 && len(v.CACertificateRefs) > 0 {
 		l.state.noValidCA = true

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"k8s.io/apimachinery/pkg/labels"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
@@ -21,6 +22,12 @@ type index struct {
 	services     map[nn]*model.Service
 	// grants are the ReferenceGrants by the namespace they live in (the "to" side).
 	grants map[string][]*model.ReferenceGrant
+	// labelSets caches namespace labels for selectors.
+	labelSets map[string]labels.Set
+	// allGateways and allListenerSets include objects out of scope, to tell a
+	// parent of another controller from a missing one.
+	allGateways     map[nn]bool
+	allListenerSets map[nn]bool
 }
 
 func newIndex(m *model.Model) *index {
@@ -33,6 +40,16 @@ func newIndex(m *model.Model) *index {
 		configMaps:   make(map[nn]*model.ConfigMap, len(m.ConfigMaps)),
 		services:     make(map[nn]*model.Service, len(m.Services)),
 		grants:       map[string][]*model.ReferenceGrant{},
+		labelSets:    map[string]labels.Set{},
+
+		allGateways:     make(map[nn]bool, len(m.Gateways)),
+		allListenerSets: make(map[nn]bool, len(m.ListenerSets)),
+	}
+	for _, g := range m.Gateways {
+		ix.allGateways[nn{Namespace: g.Obj.Namespace, Name: g.Obj.Name}] = true
+	}
+	for _, ls := range m.ListenerSets {
+		ix.allListenerSets[nn{Namespace: ls.Obj.Namespace, Name: ls.Obj.Name}] = true
 	}
 	for _, n := range m.Namespaces {
 		ix.namespaces[n.Obj.Name] = n
@@ -65,6 +82,17 @@ func (ix *index) namespaceLabels(name string) (labels map[string]string, known b
 		return l, true
 	}
 	return map[string]string{"kubernetes.io/metadata.name": name}, false
+}
+
+// namespaceLabelSet is namespaceLabels as a labels.Set, built once per namespace.
+func (ix *index) namespaceLabelSet(name string) labels.Set {
+	if s, ok := ix.labelSets[name]; ok {
+		return s
+	}
+	l, _ := ix.namespaceLabels(name)
+	s := labels.Set(l)
+	ix.labelSets[name] = s
+	return s
 }
 
 // grantFor returns the ReferenceGrant that allows a reference from an object of

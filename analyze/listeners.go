@@ -26,6 +26,7 @@ type listenerState struct {
 	certInvalid bool      // no usable certificate: not programmed
 	noValidCA   bool      // every frontend CA ref is invalid (Accepted False)
 	overlaps    []string  // listeners whose hostnames overlap this one's (OverlappingTLSConfig)
+	namespaces  *routeNamespaces
 }
 
 // routeKindsFor lists the route kinds a protocol (and TLS mode) carries, as the
@@ -83,6 +84,9 @@ func (e *engine) validateListener(g *GatewayResult, l *ListenerResult, f Feature
 	li := l.Listener
 	proto := li.Protocol
 	step := func(rule string, passed bool, detail, fix string) {
+		if !e.opts.Trace {
+			return
+		}
 		if passed {
 			fix = ""
 		}
@@ -107,7 +111,7 @@ func (e *engine) validateListener(g *GatewayResult, l *ListenerResult, f Feature
 			"use one of HTTP, HTTPS, TLS, TCP, UDP" + closestProtocol(string(proto))}
 		step("listener.protocol", false, st.notAccepted.message, st.notAccepted.fix)
 	} else {
-		step("listener.protocol", true, fmt.Sprintf("protocol %s is supported", proto), "")
+		step("listener.protocol", true, "protocol "+string(proto)+" is supported", "")
 	}
 
 	// TLS settings (Listener CEL rules and ListenerTLSConfig; GEP-2643 for TLS modes).

@@ -59,12 +59,7 @@ func (e *engine) listenerSets() {
 // inScopeElsewhere reports whether a Gateway exists in the input but was left out
 // because its class belongs to a controller not selected.
 func (e *engine) inScopeElsewhere(namespace, name string) bool {
-	for _, g := range e.res.Model.Gateways {
-		if g.Obj.Namespace == namespace && g.Obj.Name == name {
-			return true
-		}
-	}
-	return false
+	return e.ix.allGateways[nn{Namespace: namespace, Name: name}]
 }
 
 // listenerSetBefore orders ListenerSets by the merge precedence of

@@ -21,6 +21,9 @@ type Options struct {
 	WarnExpiry time.Duration
 	// CABundle, when set, is the trust store certificate chains must verify against.
 	CABundle *x509.CertPool
+	// Trace records every decision step for explain. Off, only the conditions (with
+	// their messages and fixes) are kept, which is what analyze and render need.
+	Trace bool
 	// Features overrides the features every in-scope GatewayClass supports; nil
 	// means a class's status.supportedFeatures, or every feature when it lists none.
 	Features Features

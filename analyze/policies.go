@@ -188,6 +188,9 @@ func (e *engine) policyConditions(pr *PolicyResult, winner *PolicyResult) {
 	gen := o.Generation
 	v := o.Spec.Validation
 	step := func(rule string, passed bool, detail, fix string) {
+		if !e.opts.Trace {
+			return
+		}
 		if passed {
 			fix = ""
 		}

@@ -153,6 +153,9 @@ type RouteResult struct {
 	InvalidHostnames []string
 	// Lints are problems of the route's implementation-specific annotations.
 	Lints []Lint
+
+	hostnames  []string          // spec.hostnames as strings
+	inactiveOn []*ListenerResult // listeners the route counts on without attaching
 }
 
 // ParentResult is the decision about one parentRef of a route.

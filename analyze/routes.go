@@ -20,7 +20,9 @@ func (e *engine) routes() {
 	for _, r := range e.res.Model.Routes {
 		rr := &RouteResult{Route: r}
 		if r.HasHostnames() {
-			for _, h := range r.Hostnames {
+			rr.hostnames = make([]string, len(r.Hostnames))
+			for i, h := range r.Hostnames {
+				rr.hostnames[i] = string(h)
 				if err := hostname.Validate(string(h)); err != nil {
 					rr.InvalidHostnames = append(rr.InvalidHostnames, string(h))
 				}
@@ -56,6 +58,9 @@ func (e *engine) attach(rr *RouteResult, i int, ref gwv1.ParentReference) *Paren
 	ns := namespaceOr(ref.Namespace, routeNS)
 	parentName := fmt.Sprintf("%s %s/%s", kind, ns, ref.Name)
 	step := func(rule string, passed bool, detail, fix string, inputs map[string]string) {
+		if !e.opts.Trace {
+			return
+		}
 		if passed {
 			fix = ""
 		}
@@ -81,9 +86,9 @@ func (e *engine) attach(rr *RouteResult, i int, ref gwv1.ParentReference) *Paren
 			// No controller would know of this parent, so none writes its status; the
 			// condition stays for findings and explain.
 			pr.Written = false
-			step("route.parentRef.exists", false, fmt.Sprintf("%s is not in the input", parentName),
-				"check parentRefs[].name and namespace, or include the Gateway in the input", nil)
-			return reject(gwv1.RouteReasonNoMatchingParent, fmt.Sprintf("%s not found", parentName), pr.Trace[0].Fix)
+			fix := "check parentRefs[].name and namespace, or include the Gateway in the input"
+			step("route.parentRef.exists", false, fmt.Sprintf("%s is not in the input", parentName), fix, nil)
+			return reject(gwv1.RouteReasonNoMatchingParent, fmt.Sprintf("%s not found", parentName), fix)
 		}
 		pr.Gateway, pr.Controller = gw, gw.Controller
 		if c := Find(gw.Conditions, "Accepted"); c != nil && c.Status != "True" {
@@ -99,9 +104,9 @@ func (e *engine) attach(rr *RouteResult, i int, ref gwv1.ParentReference) *Paren
 				return pr
 			}
 			pr.Written = false
-			step("route.parentRef.exists", false, fmt.Sprintf("%s is not in the input", parentName),
-				"check parentRefs[].name and namespace, or include the ListenerSet in the input", nil)
-			return reject(gwv1.RouteReasonNoMatchingParent, fmt.Sprintf("%s not found", parentName), pr.Trace[0].Fix)
+			fix := "check parentRefs[].name and namespace, or include the ListenerSet in the input"
+			step("route.parentRef.exists", false, fmt.Sprintf("%s is not in the input", parentName), fix, nil)
+			return reject(gwv1.RouteReasonNoMatchingParent, fmt.Sprintf("%s not found", parentName), fix)
 		}
 		pr.ListenerSet, pr.Gateway = ls, ls.Parent
 		if ls.Parent != nil {
@@ -119,7 +124,9 @@ func (e *engine) attach(rr *RouteResult, i int, ref gwv1.ParentReference) *Paren
 		pr.Written = false
 		return pr
 	}
-	step("route.parentRef.exists", true, parentName+" found", "", nil)
+	if e.opts.Trace {
+		step("route.parentRef.exists", true, parentName+" found", "", nil)
+	}
 
 	if len(rr.InvalidHostnames) > 0 {
 		msg := fmt.Sprintf("spec.hostnames has invalid hostnames: %s", strings.Join(rr.InvalidHostnames, ", "))
@@ -148,7 +155,9 @@ func (e *engine) attach(rr *RouteResult, i int, ref gwv1.ParentReference) *Paren
 			step("route.parentRef.sectionName", false, msg, fix, map[string]string{"sectionName": want, "listeners": strings.Join(names, ",")})
 			return reject(gwv1.RouteReasonNoMatchingParent, msg, fix)
 		}
-		step("route.parentRef.sectionName", true, fmt.Sprintf("listener %q selected", want), "", nil)
+		if e.opts.Trace {
+			step("route.parentRef.sectionName", true, fmt.Sprintf("listener %q selected", want), "", nil)
+		}
 		candidates = kept
 	}
 	if ref.Port != nil {
@@ -170,89 +179,75 @@ func (e *engine) attach(rr *RouteResult, i int, ref gwv1.ParentReference) *Paren
 			step("route.parentRef.port", false, msg, fix, map[string]string{"port": fmt.Sprint(want)})
 			return reject(gwv1.RouteReasonNoMatchingParent, msg, fix)
 		}
-		step("route.parentRef.port", true, fmt.Sprintf("port %d selected", want), "", nil)
+		if e.opts.Trace {
+			step("route.parentRef.port", true, fmt.Sprintf("port %d selected", want), "", nil)
+		}
 		candidates = kept
 	}
 
-	var notAccepted, kindFail, nsFail, hostFail []string
-	var fixes []string
-	var inactive []*ListenerResult
-	listenerNotAccepted := func(l *ListenerResult) {
-		c := Find(l.Conditions, "Accepted")
-		msg, fix := "not evaluated", ""
-		if c != nil {
-			msg, fix = c.Reason+": "+c.Message, c.Fix
-		}
-		notAccepted = append(notAccepted, l.Name())
-		pr.Trace = append(pr.Trace, Step{Rule: "listener.accepted", Subject: "listener " + l.Name(), Detail: "listener is not accepted: " + msg, Fix: fix})
-		fixes = append(fixes, fix)
-	}
+	// Per listener: accepted, kind, namespace, hostname. Nothing is formatted on
+	// this path unless tracing: at scale it runs for every route x listener pair of
+	// a parent, and only failures that decide the outcome need words.
+	var notAccepted, kindFail, nsFail, hostFail, inactive []*ListenerResult
 	for _, l := range candidates {
-		ln := "listener " + l.Name()
 		if l.state == nil || l.state.notAccepted != nil {
-			listenerNotAccepted(l) // never configured: nothing to check against
+			notAccepted = append(notAccepted, l) // never configured: nothing to check against
+			if e.opts.Trace {
+				pr.Trace = append(pr.Trace, notAcceptedStep(l))
+			}
 			continue
 		}
 		if !kindSupported(l, r.Kind) {
-			kinds := make([]string, len(l.SupportedKinds))
-			for i, k := range l.SupportedKinds {
-				kinds[i] = string(k.Kind)
+			kindFail = append(kindFail, l)
+			if e.opts.Trace {
+				pr.Trace = append(pr.Trace, kindStep(l, r.Kind))
 			}
-			fix := fmt.Sprintf("attach a %s to a listener that takes it, or add %s to the listener's allowedRoutes.kinds if its protocol carries it", r.Kind, r.Kind)
-			pr.Trace = append(pr.Trace, Step{Rule: "listener.allowedRoutes.kinds", Subject: ln,
-				Inputs: map[string]string{"routeKind": r.Kind, "supportedKinds": strings.Join(kinds, ",")},
-				Detail: fmt.Sprintf("%s %s takes %s, not %s", ln, protocolLabel(l), orNone(kinds), r.Kind), Fix: fix})
-			kindFail = append(kindFail, l.Name())
-			fixes = append(fixes, fix)
 			continue
 		}
-		if ok, st := e.namespaceAllowed(l, routeNS); !ok {
-			st.Subject = ln
-			pr.Trace = append(pr.Trace, st)
-			nsFail = append(nsFail, l.Name())
-			fixes = append(fixes, st.Fix)
+		if !e.namespaceAllowed(l, routeNS) {
+			nsFail = append(nsFail, l)
+			if e.opts.Trace {
+				pr.Trace = append(pr.Trace, e.namespaceStep(l, routeNS))
+			}
 			continue
-		} else {
-			st.Subject = ln
-			pr.Trace = append(pr.Trace, st)
+		}
+		if e.opts.Trace {
+			pr.Trace = append(pr.Trace, e.namespaceStep(l, routeNS))
 		}
 		var hosts []string
 		if r.HasHostnames() && carriesHostnames(l) {
-			rh := make([]string, len(r.Hostnames))
-			for i, h := range r.Hostnames {
-				rh[i] = string(h)
-			}
-			hosts = hostname.IntersectAll(l.Hostname(), rh)
-			in := map[string]string{"listenerHostname": l.Hostname(), "routeHostnames": strings.Join(rh, ",")}
+			hosts = hostname.IntersectAll(l.Hostname(), rr.hostnames)
 			if len(hosts) == 0 {
-				fix := hostnameFix(ln, l.Hostname(), rh)
-				pr.Trace = append(pr.Trace, Step{Rule: "hostname.intersect", Subject: ln, Inputs: in,
-					Detail: fmt.Sprintf("listener hostname %q and route hostnames [%s] do not intersect", l.Hostname(), strings.Join(rh, ", ")), Fix: fix})
-				hostFail = append(hostFail, fmt.Sprintf("%s (%s)", l.Name(), l.Hostname()))
-				fixes = append(fixes, fix)
+				hostFail = append(hostFail, l)
+				if e.opts.Trace {
+					pr.Trace = append(pr.Trace, hostnameStep(l, rr.hostnames, nil))
+				}
 				continue
 			}
-			in["intersected"] = strings.Join(hosts, ",")
-			pr.Trace = append(pr.Trace, Step{Rule: "hostname.intersect", Subject: ln, Inputs: in, Passed: true,
-				Detail: fmt.Sprintf("intersected hostnames: %s", describeHosts(hosts))})
+			if e.opts.Trace {
+				pr.Trace = append(pr.Trace, hostnameStep(l, rr.hostnames, hosts))
+			}
 		}
 		if !l.Accepted {
 			// Conflicted: the route would attach, so it counts (AttachedRoutes), but
 			// no traffic reaches it through this listener.
-			listenerNotAccepted(l)
+			notAccepted = append(notAccepted, l)
 			inactive = append(inactive, l)
+			if e.opts.Trace {
+				pr.Trace = append(pr.Trace, notAcceptedStep(l))
+			}
 			continue
 		}
 		a := &Attachment{Route: rr, Parent: pr, Listener: l, Hostnames: hosts}
 		pr.Attachments = append(pr.Attachments, a)
-		if !routeOnListener(l, rr) {
+		if !rr.attachedTo(l) {
 			l.Attachments = append(l.Attachments, a)
 		}
 	}
 
 	if len(pr.Attachments) > 0 {
 		for _, l := range inactive {
-			if !containsRoute(l.Inactive, rr) && !routeOnListener(l, rr) {
+			if !rr.countedOn(l) {
 				l.Inactive = append(l.Inactive, rr)
 			}
 		}
@@ -266,55 +261,102 @@ func (e *engine) attach(rr *RouteResult, i int, ref gwv1.ParentReference) *Paren
 		}
 		return pr
 	}
-	fix := firstNonEmpty(fixes)
 	switch {
 	case len(hostFail) > 0:
-		hs := make([]string, len(r.Hostnames))
-		for i, h := range r.Hostnames {
-			hs[i] = string(h)
+		var ls []string
+		for _, l := range hostFail {
+			ls = append(ls, fmt.Sprintf("%s (%s)", l.Name(), l.Hostname()))
 		}
 		return reject(gwv1.RouteReasonNoMatchingListenerHostname,
-			fmt.Sprintf("route hostnames [%s] intersect no listener hostname: %s", strings.Join(hs, ", "), strings.Join(hostFail, ", ")), fix)
+			fmt.Sprintf("route hostnames [%s] intersect no listener hostname: %s", strings.Join(rr.hostnames, ", "), strings.Join(ls, ", ")),
+			hostnameFix("listener "+hostFail[0].Name(), hostFail[0].Hostname(), rr.hostnames))
 	case len(kindFail)+len(nsFail) > 0:
 		var parts []string
+		fix := ""
 		if len(kindFail) > 0 {
-			parts = append(parts, fmt.Sprintf("listeners %s do not take %s", strings.Join(kindFail, ", "), r.Kind))
+			parts = append(parts, fmt.Sprintf("listeners %s do not take %s", listenerNames(kindFail), r.Kind))
+			fix = kindStep(kindFail[0], r.Kind).Fix
 		}
 		if len(nsFail) > 0 {
-			parts = append(parts, fmt.Sprintf("listeners %s do not allow routes from namespace %s", strings.Join(nsFail, ", "), routeNS))
+			parts = append(parts, fmt.Sprintf("listeners %s do not allow routes from namespace %s", listenerNames(nsFail), routeNS))
+			fix = e.namespaceStep(nsFail[0], routeNS).Fix
 		}
 		return reject(gwv1.RouteReasonNotAllowedByListeners, strings.Join(parts, "; "), fix)
 	case len(notAccepted) > 0:
-		return reject(gwv1.RouteReasonNoMatchingParent, fmt.Sprintf("listeners %s are not accepted", strings.Join(notAccepted, ", ")), fix)
+		return reject(gwv1.RouteReasonNoMatchingParent, fmt.Sprintf("listeners %s are not accepted", listenerNames(notAccepted)), notAcceptedStep(notAccepted[0]).Fix)
 	}
 	return reject(gwv1.RouteReasonNoMatchingParent, parentName+" has no listeners", "add a listener to the parent")
 }
 
+func listenerNames(ls []*ListenerResult) string {
+	names := make([]string, len(ls))
+	for i, l := range ls {
+		names[i] = l.Name()
+	}
+	return strings.Join(names, ", ")
+}
+
+func notAcceptedStep(l *ListenerResult) Step {
+	msg, fix := "not evaluated", ""
+	if c := Find(l.Conditions, "Accepted"); c != nil {
+		msg, fix = c.Reason+": "+c.Message, c.Fix
+	}
+	return Step{Rule: "listener.accepted", Subject: "listener " + l.Name(), Detail: "listener is not accepted: " + msg, Fix: fix}
+}
+
+func kindStep(l *ListenerResult, kind string) Step {
+	kinds := make([]string, len(l.SupportedKinds))
+	for i, k := range l.SupportedKinds {
+		kinds[i] = string(k.Kind)
+	}
+	ln := "listener " + l.Name()
+	return Step{Rule: "listener.allowedRoutes.kinds", Subject: ln,
+		Inputs: map[string]string{"routeKind": kind, "supportedKinds": strings.Join(kinds, ",")},
+		Detail: fmt.Sprintf("%s %s takes %s, not %s", ln, protocolLabel(l), orNone(kinds), kind),
+		Fix:    fmt.Sprintf("attach the %s to a listener that takes it, or add %s to the listener's allowedRoutes.kinds if its protocol carries it", kind, kind)}
+}
+
+func hostnameStep(l *ListenerResult, routeHosts, intersected []string) Step {
+	ln := "listener " + l.Name()
+	in := map[string]string{"listenerHostname": l.Hostname(), "routeHostnames": strings.Join(routeHosts, ",")}
+	if len(intersected) == 0 {
+		return Step{Rule: "hostname.intersect", Subject: ln, Inputs: in,
+			Detail: fmt.Sprintf("listener hostname %q and route hostnames [%s] do not intersect", l.Hostname(), strings.Join(routeHosts, ", ")),
+			Fix:    hostnameFix(ln, l.Hostname(), routeHosts)}
+	}
+	in["intersected"] = strings.Join(intersected, ",")
+	return Step{Rule: "hostname.intersect", Subject: ln, Inputs: in, Passed: true, Detail: "intersected hostnames: " + describeHosts(intersected)}
+}
+
+// attachedTo reports whether the route already has an attachment on the listener
+// (through another parentRef); a route counts once per listener.
+func (rr *RouteResult) attachedTo(l *ListenerResult) bool {
+	for _, p := range rr.Parents {
+		for _, a := range p.Attachments {
+			if a.Listener == l {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// countedOn reports whether the route already counts on the listener.
+func (rr *RouteResult) countedOn(l *ListenerResult) bool {
+	if rr.attachedTo(l) {
+		return true
+	}
+	for _, x := range rr.inactiveOn {
+		if x == l {
+			return true
+		}
+	}
+	rr.inactiveOn = append(rr.inactiveOn, l)
+	return false
+}
+
 func (e *engine) listenerSetOutOfScope(namespace, name string) bool {
-	for _, ls := range e.res.Model.ListenerSets {
-		if ls.Obj.Namespace == namespace && ls.Obj.Name == name {
-			return true
-		}
-	}
-	return false
-}
-
-func containsRoute(rs []*RouteResult, rr *RouteResult) bool {
-	for _, r := range rs {
-		if r == rr {
-			return true
-		}
-	}
-	return false
-}
-
-func routeOnListener(l *ListenerResult, rr *RouteResult) bool {
-	for _, a := range l.Attachments {
-		if a.Route == rr {
-			return true
-		}
-	}
-	return false
+	return e.ix.allListenerSets[nn{Namespace: namespace, Name: name}]
 }
 
 func kindSupported(l *ListenerResult, kind string) bool {
@@ -335,42 +377,79 @@ func carriesHostnames(l *ListenerResult) bool {
 	return false
 }
 
-// namespaceAllowed applies AllowedRoutes.Namespaces (default from: Same, relative to
-// the listener's own Gateway or ListenerSet).
-func (e *engine) namespaceAllowed(l *ListenerResult, routeNS string) (bool, Step) {
-	from := gwv1.NamespacesFromSame
-	var selector *metav1.LabelSelector
+// routeNamespaces is a listener's AllowedRoutes.Namespaces, with its selector
+// parsed once.
+type routeNamespaces struct {
+	from     gwv1.FromNamespaces
+	selector *metav1.LabelSelector
+	parsed   labels.Selector // nil when the selector is missing or invalid
+}
+
+func (l *ListenerResult) routeNamespaces() *routeNamespaces {
+	if l.state.namespaces != nil {
+		return l.state.namespaces
+	}
+	rn := &routeNamespaces{from: gwv1.NamespacesFromSame}
 	if ar := l.Listener.AllowedRoutes; ar != nil && ar.Namespaces != nil {
 		if ar.Namespaces.From != nil {
-			from = *ar.Namespaces.From
+			rn.from = *ar.Namespaces.From
 		}
-		selector = ar.Namespaces.Selector
+		rn.selector = ar.Namespaces.Selector
 	}
-	owner := l.Owner()
-	st := Step{Rule: "listener.allowedRoutes.namespaces", Inputs: map[string]string{"from": string(from), "routeNamespace": routeNS}}
-	switch from {
+	if rn.from == gwv1.NamespacesFromSelector && rn.selector != nil {
+		if sel, err := metav1.LabelSelectorAsSelector(rn.selector); err == nil {
+			rn.parsed = sel
+		}
+	}
+	l.state.namespaces = rn
+	return rn
+}
+
+// namespaceAllowed applies AllowedRoutes.Namespaces (default from: Same, relative
+// to the listener's own Gateway or ListenerSet).
+func (e *engine) namespaceAllowed(l *ListenerResult, routeNS string) bool {
+	rn := l.routeNamespaces()
+	switch rn.from {
 	case gwv1.NamespacesFromAll:
-		st.Passed, st.Detail = true, "listener allows routes from all namespaces"
+		return true
 	case gwv1.NamespacesFromSame:
-		st.Passed = routeNS == owner.Namespace
+		if l.ListenerSet != nil {
+			return routeNS == l.ListenerSet.ListenerSet.Obj.Namespace
+		}
+		return routeNS == l.Gateway.Gateway.Obj.Namespace
+	case gwv1.NamespacesFromSelector:
+		return rn.parsed != nil && rn.parsed.Matches(e.ix.namespaceLabelSet(routeNS))
+	}
+	return false
+}
+
+// namespaceStep explains namespaceAllowed's decision, with the fix.
+func (e *engine) namespaceStep(l *ListenerResult, routeNS string) Step {
+	rn := l.routeNamespaces()
+	owner := l.Owner()
+	st := Step{Rule: "listener.allowedRoutes.namespaces", Subject: "listener " + l.Name(), Passed: e.namespaceAllowed(l, routeNS),
+		Inputs: map[string]string{"from": string(rn.from), "routeNamespace": routeNS}}
+	switch rn.from {
+	case gwv1.NamespacesFromAll:
+		st.Detail = "listener allows routes from all namespaces"
+	case gwv1.NamespacesFromSame:
 		st.Detail = fmt.Sprintf("listener allows routes from namespace %s only (from: Same, the namespace of %s %s)", owner.Namespace, owner.Kind, owner.Name)
 		st.Fix = fmt.Sprintf("set allowedRoutes.namespaces.from: All (or Selector) on the listener, or move the route to namespace %s", owner.Namespace)
 	case gwv1.NamespacesFromSelector:
-		nsLabels, known := e.ix.namespaceLabels(routeNS)
-		sel, err := metav1.LabelSelectorAsSelector(selector)
-		if selector == nil || err != nil {
+		if rn.parsed == nil {
 			st.Detail = "allowedRoutes.namespaces.selector is missing or invalid"
 			st.Fix = "give allowedRoutes.namespaces a valid selector"
 			break
 		}
-		st.Inputs["selector"] = sel.String()
-		st.Inputs["namespaceLabels"] = labels.Set(nsLabels).String()
-		st.Passed = sel.Matches(labels.Set(nsLabels))
-		st.Detail = fmt.Sprintf("namespace %s labels {%s} against selector %s", routeNS, labels.Set(nsLabels).String(), sel.String())
+		nsLabels, known := e.ix.namespaceLabels(routeNS)
+		set := labels.Set(nsLabels).String()
+		st.Inputs["selector"] = rn.parsed.String()
+		st.Inputs["namespaceLabels"] = set
+		st.Detail = fmt.Sprintf("namespace %s labels {%s} against selector %s", routeNS, set, rn.parsed.String())
 		if !known {
 			st.Detail += " (namespace not in the input: only its kubernetes.io/metadata.name label is known)"
 		}
-		st.Fix = fmt.Sprintf("label namespace %s to match %s: %s", routeNS, sel.String(), labelCommand(routeNS, selector))
+		st.Fix = fmt.Sprintf("label namespace %s to match %s: %s", routeNS, rn.parsed.String(), labelCommand(routeNS, rn.selector))
 	default:
 		st.Detail = "listener allows no routes (from: None)"
 		st.Fix = "set allowedRoutes.namespaces.from to Same, All or Selector"
@@ -378,7 +457,7 @@ func (e *engine) namespaceAllowed(l *ListenerResult, routeNS string) (bool, Step
 	if st.Passed {
 		st.Fix = ""
 	}
-	return st.Passed, st
+	return st
 }
 
 // labelCommand is the kubectl command that makes a namespace match a selector's
@@ -428,15 +507,6 @@ func describeHosts(hs []string) string {
 		return "any (neither side names a hostname)"
 	}
 	return strings.Join(hs, ", ")
-}
-
-func firstNonEmpty(xs []string) string {
-	for _, x := range xs {
-		if x != "" {
-			return x
-		}
-	}
-	return ""
 }
 
 func uniq(xs []string) []string {

@@ -85,22 +85,15 @@ type BackendTLS struct {
 
 // Simulator answers requests against one Result.
 type Simulator struct {
-	res *analyze.Result
-	// policies are the accepted BackendTLSPolicies by Service.
-	policies map[model.NamespacedName][]*analyze.PolicyResult
+	res      *analyze.Result
+	gateways map[string]*analyze.GatewayResult
 }
 
 // New indexes a Result for simulation.
 func New(res *analyze.Result) *Simulator {
-	s := &Simulator{res: res, policies: map[model.NamespacedName][]*analyze.PolicyResult{}}
-	for _, p := range res.BackendTLSPolicies {
-		if !analyze.IsTrue(p.Conditions, "Accepted") {
-			continue
-		}
-		for _, t := range p.Policy.Obj.Spec.TargetRefs {
-			k := model.NamespacedName{Namespace: p.Policy.Obj.Namespace, Name: string(t.Name)}
-			s.policies[k] = append(s.policies[k], p)
-		}
+	s := &Simulator{res: res, gateways: make(map[string]*analyze.GatewayResult, len(res.Gateways))}
+	for _, g := range res.Gateways {
+		s.gateways[gatewayName(g)] = g
 	}
 	return s
 }
@@ -137,10 +130,14 @@ func (s *Simulator) Simulate(req Request) Outcome {
 		req.Host = req.SNI
 	}
 	var outcomes []Outcome
-	for _, g := range s.res.Gateways {
-		if req.Gateway != "" && gatewayName(g) != req.Gateway {
-			continue
+	gateways := s.res.Gateways
+	if req.Gateway != "" {
+		gateways = nil
+		if g := s.gateways[req.Gateway]; g != nil {
+			gateways = []*analyze.GatewayResult{g}
 		}
+	}
+	for _, g := range gateways {
 		if o, ok := s.onGateway(g, req); ok {
 			outcomes = append(outcomes, o)
 		}

@@ -77,6 +77,7 @@ func (o *ExplainOptions) Run(cmd *cobra.Command, arg string) error {
 	if err != nil {
 		return err
 	}
+	o.Input.trace = true
 	x, err := explain.Explain(o.Input.Analyze(m), ref, explain.Options{Listener: o.Listener})
 	var nf *explain.NotFoundError
 	if errors.As(err, &nf) {

@@ -43,6 +43,8 @@ type InputOptions struct {
 	external []analyze.ExternalRef
 	features analyze.Features
 	caBundle *x509.CertPool
+	// trace asks the engine to record every decision (explain reads them).
+	trace bool
 }
 
 // NewInputOptions returns InputOptions with kubectl's defaults.
@@ -155,7 +157,7 @@ func (o *InputOptions) Load(ctx context.Context, streams genericiooptions.IOStre
 // Analyze runs the engine with the completed options.
 func (o *InputOptions) Analyze(m *model.Model) *analyze.Result {
 	return analyze.Analyze(m, analyze.Options{Controller: o.Controller, Now: o.now, External: o.external, Features: o.features,
-		WarnExpiry: o.WarnExpiry, CABundle: o.caBundle})
+		WarnExpiry: o.WarnExpiry, CABundle: o.caBundle, Trace: o.trace})
 }
 
 // skippedSummary tells on stderr which kinds were not analyzed, so a user can see
