@@ -185,3 +185,24 @@ func TestColorFlag(t *testing.T) {
 		t.Error("NO_COLOR ignored")
 	}
 }
+
+// explain secret/NAME shows the certificate as `step certificate inspect --short`
+// does, the names it is served for and the listeners serving it, and no key.
+func TestExplainSecret(t *testing.T) {
+	r := gwtls(t, "", nil, "explain", "secret/shop-wildcard", "-n", "infra", "-f", "testdata/examples/shop", "--now", "2026-01-01T00:00:00Z")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, want := range []string{"X.509v3 TLS Certificate (ECDSA P-256)", "*.shop.example.com", "www.shop.example.com is covered", "Gateway infra/edge listener https"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if strings.Contains(r.stdout, "PRIVATE") {
+		t.Error("key material in output")
+	}
+	expired := gwtls(t, "", nil, "explain", "secret/shop-wildcard", "-n", "infra", "-f", "testdata/examples/shop", "--now", "2037-01-01T00:00:00Z")
+	if !strings.Contains(expired.stdout, "certificate/Expired") {
+		t.Errorf("--now after notAfter should report expiry:\n%s", expired.stdout)
+	}
+}

@@ -26,7 +26,9 @@ type Explanation struct {
 // Section groups the checks of one part of the object (a parentRef, a listener, the
 // backends) with the conditions they produced.
 type Section struct {
-	Title      string      `json:"title"`
+	Title string `json:"title"`
+	// Text is preformatted detail (a certificate as certinfo prints it).
+	Text       string      `json:"text,omitempty"`
 	Steps      []Step      `json:"steps"`
 	Conditions []Condition `json:"conditions,omitempty"`
 	Sections   []Section   `json:"sections,omitempty"`
@@ -80,6 +82,7 @@ var kinds = map[string]string{
 	"gateway": "Gateway", "gateways": "Gateway", "gtw": "Gateway",
 	"listenerset": "ListenerSet", "listenersets": "ListenerSet", "lset": "ListenerSet",
 	"backendtlspolicy": "BackendTLSPolicy", "backendtlspolicies": "BackendTLSPolicy", "btlspolicy": "BackendTLSPolicy",
+	"secret": "Secret", "secrets": "Secret",
 }
 
 // ParseRef reads KIND/NAME (kubectl style) in a namespace.
@@ -87,7 +90,7 @@ func ParseRef(arg, namespace string) (model.Ref, error) {
 	k, name, ok := strings.Cut(arg, "/")
 	kind := kinds[strings.ToLower(strings.SplitN(k, ".", 2)[0])]
 	if !ok || name == "" || kind == "" {
-		return model.Ref{}, fmt.Errorf("%q: want KIND/NAME with KIND one of httproute, grpcroute, tlsroute, tcproute, udproute, gateway, listenerset, backendtlspolicy", arg)
+		return model.Ref{}, fmt.Errorf("%q: want KIND/NAME with KIND one of httproute, grpcroute, tlsroute, tcproute, udproute, gateway, listenerset, backendtlspolicy, secret", arg)
 	}
 	return model.Ref{Kind: kind, Namespace: namespace, Name: name}, nil
 }
@@ -134,6 +137,19 @@ func Explain(res *analyze.Result, ref model.Ref, opts Options) (*Explanation, er
 				return listenerSet(ls), nil
 			}
 			note(o.Namespace, o.Name)
+		}
+	case "Secret":
+		for _, c := range res.Certificates {
+			o := c.Secret.Obj
+			if o.Namespace == ref.Namespace && o.Name == ref.Name {
+				return secret(c)
+			}
+			note(o.Namespace, o.Name)
+		}
+		for _, s := range res.Model.Secrets {
+			if s.Obj.Namespace == ref.Namespace && s.Obj.Name == ref.Name {
+				return nil, fmt.Errorf("the Secret %s/%s is not served by any accepted terminating listener, so nothing was checked; explain the listener that references it", ref.Namespace, ref.Name)
+			}
 		}
 	case "BackendTLSPolicy":
 		for _, p := range res.BackendTLSPolicies {

@@ -36,6 +36,11 @@ func writeSection(b *strings.Builder, sec explain.Section, indent string, last b
 	}
 	b.WriteString(indent + branch + st.paint(boldStyle, sec.Title) + "\n")
 	inner := indent + cont
+	if sec.Text != "" {
+		for _, l := range strings.Split(sec.Text, "\n") {
+			b.WriteString(inner + "   " + strings.TrimRight(l, " ") + "\n")
+		}
+	}
 	n := len(sec.Steps) + len(sec.Sections)
 	if len(sec.Conditions) > 0 {
 		n++
