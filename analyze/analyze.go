@@ -52,6 +52,7 @@ func Analyze(m *model.Model, opts Options) *Result {
 	e.certificates()
 	e.policies()
 	e.annotations()
+	e.ocg()
 	e.findings()
 	return e.res
 }

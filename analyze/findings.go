@@ -173,6 +173,24 @@ func (e *engine) findings() {
 				Fix:     "check spec.targetRefs, or include the routes that use the Service"})
 		}
 	}
+	meshes := e.res.Meshes
+	for _, g := range e.res.Gateways {
+		if g.Mesh != nil {
+			meshes = append(meshes, g.Mesh)
+		}
+	}
+	for _, m := range meshes {
+		for _, l := range m.Lints {
+			e.add(Finding{Rule: l.Rule, Severity: l.Severity, Object: m.Owner, Source: m.Source, Message: l.Message, Fix: l.Fix})
+		}
+		for _, rr := range m.MeshedRoutes {
+			r := rr.Route
+			e.add(Finding{Rule: "ocg/MeshedRoute", Severity: SeverityInfo, Object: refOf(r.Kind, r.ObjectMeta), Source: r.Source,
+				Message: fmt.Sprintf("[provisional GEP-3792] meshed through %s %s/%s: the Gateway must reach its backends over mTLS, offering ALPN %s and verifying them against the Gateway's trust bundle (%d CA certificates)",
+					m.Owner.Kind, m.Owner.Namespace, m.Owner.Name, OCGALPN, len(m.TrustBundle)),
+				Fix: "make sure the mesh trusts the Gateway (a Mesh with spec.ocg.trustBundle naming the CA of the Gateway's client certificate)"})
+		}
+	}
 	for _, u := range e.res.Model.Unreadable {
 		e.add(Finding{Rule: "load/Unreadable", Severity: SeverityWarning, Object: model.Ref{Kind: u.Kind, Namespace: u.Namespace},
 			Message: fmt.Sprintf("could not read %s: %s; checks that need them were skipped", u.Kind, u.Reason),

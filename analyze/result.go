@@ -23,6 +23,8 @@ type Result struct {
 	ListenerSets       []*ListenerSetResult
 	Routes             []*RouteResult
 	BackendTLSPolicies []*PolicyResult
+	// Meshes are the provisional GEP-3792 Mesh objects with spec.ocg.
+	Meshes []*MeshResult
 	// Certificates are the Secrets terminating listeners serve, in listener order.
 	Certificates []*CertificateResult
 	Findings     []Finding
@@ -55,6 +57,8 @@ type GatewayResult struct {
 	ListenerSets         []*ListenerSetResult
 	AttachedListenerSets int32
 	Trace                []Step
+	// Mesh is the Gateway's provisional GEP-3792 spec.mesh, when set.
+	Mesh *MeshResult
 	// ClassMissing is set when the GatewayClass is not in the input: the Gateway is
 	// analyzed as a conformant controller would treat it, under AssumedController.
 	ClassMissing bool

@@ -58,6 +58,21 @@ func decodeDocument(src model.Source, bodyLine int, body []byte, defaultNamespac
 	if len(body) > MaxDocumentBytes {
 		return decoded{err: &Error{src, fmt.Errorf("document is %d bytes, more than the %d this tool reads; split it", len(body), MaxDocumentBytes)}}
 	}
+	c := fastPool.Get().(*fastYAML)
+	if js, ok := c.convert(body); ok {
+		js = bytes.Clone(js) // kept as Meta.Raw
+		h := header{APIVersion: c.apiVersion, Kind: c.kind}
+		irregular := c.irregular
+		c.release()
+		var out decoded
+		if irregular {
+			decodeJSON(src, js, defaultNamespace, &out)
+		} else {
+			decodeObject(src, js, h, defaultNamespace, &out)
+		}
+		return out
+	}
+	c.release()
 	js, err := yaml.YAMLToJSON(body)
 	if err != nil {
 		return decoded{err: &Error{src, fmt.Errorf("malformed YAML: %s", absoluteLines(err.Error(), bodyLine))}}
@@ -99,6 +114,11 @@ func decodeJSON(src model.Source, js []byte, defaultNamespace string, out *decod
 		out.err = &Error{src, fmt.Errorf("apiVersion, kind or items: %s", typeErrorText(err))}
 		return
 	}
+	decodeObject(src, js, h, defaultNamespace, out)
+}
+
+// decodeObject decodes one object, or the items of a List, whose header is read.
+func decodeObject(src model.Source, js []byte, h header, defaultNamespace string, out *decoded) {
 	if h.Kind == "" {
 		out.err = &Error{src, errors.New("document has no kind; every object needs apiVersion and kind")}
 		return
@@ -257,6 +277,9 @@ func finish(meta model.Meta, obj any, namespaced bool, defaultNamespace string) 
 	case *corev1.Namespace:
 		return &model.Namespace{Meta: meta, Obj: o}, nil
 	case *model.Route:
+		o.Meta = meta
+		return o, nil
+	case *model.Mesh:
 		o.Meta = meta
 		return o, nil
 	}

@@ -163,6 +163,8 @@ func objectMeta(obj any) *metav1.ObjectMeta {
 		return &o.ObjectMeta
 	case *model.Route:
 		return &o.ObjectMeta
+	case *model.Mesh:
+		return &o.ObjectMeta
 	}
 	return &metav1.ObjectMeta{}
 }

@@ -188,6 +188,8 @@ func add(m *model.Model, o any) {
 		m.ListenerSets = append(m.ListenerSets, o)
 	case *model.Route:
 		m.Routes = append(m.Routes, o)
+	case *model.Mesh:
+		m.Meshes = append(m.Meshes, o)
 	case *model.ReferenceGrant:
 		m.ReferenceGrants = append(m.ReferenceGrants, o)
 	case *model.BackendTLSPolicy:

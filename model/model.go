@@ -84,6 +84,14 @@ type (
 	Namespace        = Object[corev1.Namespace]
 )
 
+// Mesh is a provisional GEP-3792 Mesh (networking.x-k8s.io/v1 Mesh, or
+// gateway.networking.x-k8s.io/v1alpha1 XMesh). Its fields are provisional, so the
+// engine reads them from Meta.Raw; only identity is typed.
+type Mesh struct {
+	Meta
+	ObjectMeta metav1.ObjectMeta
+}
+
 // Route kinds the engine analyzes.
 const (
 	KindHTTPRoute = "HTTPRoute"
@@ -137,6 +145,7 @@ type Model struct {
 	ConfigMaps         []*ConfigMap
 	Services           []*Service
 	Namespaces         []*Namespace
+	Meshes             []*Mesh
 
 	// Skipped counts objects of kinds the tool does not analyze, by apiVersion/kind.
 	Skipped map[string]int
@@ -156,5 +165,5 @@ type Unreadable struct {
 func (m *Model) Len() int {
 	return len(m.GatewayClasses) + len(m.Gateways) + len(m.ListenerSets) + len(m.Routes) +
 		len(m.ReferenceGrants) + len(m.BackendTLSPolicies) + len(m.Secrets) + len(m.ConfigMaps) +
-		len(m.Services) + len(m.Namespaces)
+		len(m.Services) + len(m.Namespaces) + len(m.Meshes)
 }

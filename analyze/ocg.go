@@ -1,0 +1,181 @@
+package analyze
+
+import (
+	"crypto/x509"
+	"encoding/json"
+	"encoding/pem"
+	"fmt"
+	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/model"
+)
+
+// GEP-3792 (spec 002) is provisional: its fields are read from the raw objects and
+// every finding about them says so.
+
+// OCGALPN is the ALPN protocol an out-of-cluster Gateway MUST offer to meshed
+// workloads (GEP-3792 "Solving the Protocol Problem").
+const OCGALPN = "ocg.gateway.networking.k8s.io/v1"
+
+// OCGFeature is the feature name the GEP says both the Gateway's and the Mesh's
+// implementation MUST list.
+const OCGFeature = "OffClusterGateway"
+
+// MeshResult is what the engine found about an out-of-cluster Gateway's mesh
+// configuration (Gateway spec.mesh) or a Mesh's OCG configuration (spec.ocg).
+type MeshResult struct {
+	// Owner is the Gateway or Mesh.
+	Owner  model.Ref
+	Source model.Source
+	// TrustBundle are the CA certificates the trust bundle Secrets resolve to.
+	TrustBundle []*x509.Certificate
+	// MeshedRoutes are the routes attached to the Gateway that the mesh selector
+	// selects (by route labels or namespace labels): the Gateway must reach their
+	// backends over mTLS offering OCGALPN.
+	MeshedRoutes []*RouteResult
+	Lints        []Lint
+}
+
+type meshSpec struct {
+	TrustBundle []gwv1.SecretObjectReference `json:"trustBundle"`
+	Selector    *metav1.LabelSelector        `json:"selector"`
+}
+
+// ocg reads spec.mesh of every Gateway and spec.ocg of every Mesh.
+func (e *engine) ocg() {
+	for _, g := range e.res.Gateways {
+		var raw struct {
+			Spec struct {
+				Mesh *meshSpec `json:"mesh"`
+			} `json:"spec"`
+		}
+		if json.Unmarshal(g.Gateway.Raw, &raw) != nil || raw.Spec.Mesh == nil {
+			continue
+		}
+		o := g.Gateway.Obj
+		mr := &MeshResult{Owner: model.Ref{Kind: "Gateway", Namespace: o.Namespace, Name: o.Name}, Source: g.Gateway.Source}
+		e.trustBundle(mr, raw.Spec.Mesh.TrustBundle, o.Namespace, "spec.mesh.trustBundle")
+		e.meshedRoutes(g, mr, raw.Spec.Mesh.Selector)
+		if f := e.features(g); f != nil && !f.Supports(OCGFeature) {
+			mr.Lints = append(mr.Lints, Lint{Rule: "ocg/FeatureNotSupported", Severity: SeverityWarning,
+				Message: fmt.Sprintf("[provisional GEP-3792] the Gateway sets spec.mesh but its implementation does not list the %s feature", OCGFeature),
+				Fix:     "use a GatewayClass whose implementation supports " + OCGFeature + ", or remove spec.mesh"})
+		}
+		g.Mesh = mr
+	}
+	for _, m := range e.res.Model.Meshes {
+		var raw struct {
+			Spec struct {
+				OCG *meshSpec `json:"ocg"`
+			} `json:"spec"`
+		}
+		if json.Unmarshal(m.Raw, &raw) != nil || raw.Spec.OCG == nil {
+			continue
+		}
+		mr := &MeshResult{Owner: model.Ref{Kind: m.Kind, Namespace: m.ObjectMeta.Namespace, Name: m.ObjectMeta.Name}, Source: m.Source}
+		ns := m.ObjectMeta.Namespace
+		e.trustBundle(mr, raw.Spec.OCG.TrustBundle, ns, "spec.ocg.trustBundle")
+		e.res.Meshes = append(e.res.Meshes, mr)
+	}
+}
+
+// trustBundle resolves trust bundle Secrets (at least one is required) and checks
+// that they hold valid CA certificates (in ca.crt, else tls.crt).
+func (e *engine) trustBundle(mr *MeshResult, refs []gwv1.SecretObjectReference, defaultNS, field string) {
+	lint := func(rule string, sev Severity, msg, fix string) {
+		mr.Lints = append(mr.Lints, Lint{Rule: rule, Severity: sev, Message: "[provisional GEP-3792] " + msg, Fix: fix})
+	}
+	if len(refs) == 0 {
+		lint("ocg/TrustBundleMissing", SeverityError, field+" lists no Secret; at least one is required",
+			"reference the Secret holding the CA certificate(s) of the other side")
+		return
+	}
+	for i, ref := range refs {
+		ns := namespaceOr(ref.Namespace, defaultNS)
+		where := fmt.Sprintf("%s[%d] Secret %s/%s", field, i, ns, ref.Name)
+		if groupOr(ref.Group, "") != "" || kindOr(ref.Kind, "Secret") != "Secret" {
+			lint("ocg/TrustBundleInvalid", SeverityError, where+" is not a core Secret", "reference a Secret")
+			continue
+		}
+		s := e.ix.secrets[nn{Namespace: ns, Name: string(ref.Name)}]
+		if s == nil {
+			if !e.opts.isExternal("Secret", ns, string(ref.Name)) {
+				lint("ocg/TrustBundleNotFound", SeverityError, where+" does not exist", "create it with the CA certificate(s) in ca.crt")
+			}
+			continue
+		}
+		data := s.Obj.Data["ca.crt"]
+		if len(data) == 0 {
+			data = s.Obj.Data["tls.crt"]
+		}
+		var cas int
+		for rest := data; ; {
+			var block *pem.Block
+			block, rest = pem.Decode(rest)
+			if block == nil {
+				break
+			}
+			if block.Type != "CERTIFICATE" {
+				continue
+			}
+			c, err := x509.ParseCertificate(block.Bytes)
+			if err != nil {
+				lint("ocg/TrustBundleInvalid", SeverityError, fmt.Sprintf("%s holds a certificate that does not parse: %v", where, err), "put PEM CA certificates in ca.crt")
+				continue
+			}
+			switch {
+			case !c.IsCA:
+				lint("ocg/TrustBundleNotCA", SeverityError, fmt.Sprintf("%s holds %q, which is not a CA certificate", where, c.Subject.CommonName),
+					"put the CA that signs the other side's mTLS certificates in the bundle, not a leaf")
+			case e.opts.Now.After(c.NotAfter):
+				lint("ocg/TrustBundleExpired", SeverityError, fmt.Sprintf("%s: CA %q expired on %s", where, c.Subject.CommonName, c.NotAfter.UTC().Format("2006-01-02")), "rotate the CA")
+			case e.opts.Now.Before(c.NotBefore):
+				lint("ocg/TrustBundleExpired", SeverityError, fmt.Sprintf("%s: CA %q is not valid before %s", where, c.Subject.CommonName, c.NotBefore.UTC().Format("2006-01-02")), "check the CA's validity")
+			default:
+				mr.TrustBundle = append(mr.TrustBundle, c)
+				cas++
+			}
+		}
+		if cas == 0 && len(data) > 0 && !strings.Contains(string(data), "CERTIFICATE") {
+			lint("ocg/TrustBundleInvalid", SeverityError, where+" has no PEM certificate in ca.crt or tls.crt", "put PEM CA certificates in ca.crt")
+		} else if len(data) == 0 {
+			lint("ocg/TrustBundleInvalid", SeverityError, where+" has neither ca.crt nor tls.crt", "put PEM CA certificates in ca.crt")
+		}
+	}
+}
+
+// meshedRoutes lists routes attached to the Gateway that the selector selects by
+// their own labels or their namespace's labels (GEP-3792 "Solving the Discovery
+// Problem", option 6).
+func (e *engine) meshedRoutes(g *GatewayResult, mr *MeshResult, selector *metav1.LabelSelector) {
+	if selector == nil {
+		mr.Lints = append(mr.Lints, Lint{Rule: "ocg/SelectorMissing", Severity: SeverityWarning,
+			Message: "[provisional GEP-3792] spec.mesh has no selector, so no route is treated as meshed",
+			Fix:     "set spec.mesh.selector to the label the mesh uses for meshed namespaces (linkerd.io/inject: enabled, istio-injection: enabled)"})
+		return
+	}
+	sel, err := metav1.LabelSelectorAsSelector(selector)
+	if err != nil {
+		mr.Lints = append(mr.Lints, Lint{Rule: "ocg/SelectorInvalid", Severity: SeverityError,
+			Message: "[provisional GEP-3792] spec.mesh.selector: " + err.Error(), Fix: "fix the label selector"})
+		return
+	}
+	seen := map[*RouteResult]bool{}
+	for _, l := range g.Listeners {
+		for _, a := range l.Attachments {
+			rr := a.Route
+			if seen[rr] {
+				continue
+			}
+			r := rr.Route
+			if sel.Matches(labels.Set(r.ObjectMeta.Labels)) || sel.Matches(e.ix.namespaceLabelSet(r.ObjectMeta.Namespace)) {
+				seen[rr] = true
+				mr.MeshedRoutes = append(mr.MeshedRoutes, rr)
+			}
+		}
+	}
+}

@@ -1,0 +1,192 @@
+package load
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/yaml"
+)
+
+// checkFastYAML converts body both ways. Where the fast reader takes a document,
+// YAMLToJSON must succeed on it too and give the same JSON, byte for byte (so the
+// typed pass sees exactly what it saw before). It reports whether the fast reader
+// took the document.
+func checkFastYAML(t *testing.T, name string, body []byte) bool {
+	t.Helper()
+	c := new(fastYAML)
+	got, ok := c.convert(body)
+	if !ok {
+		return false
+	}
+	want, err := yaml.YAMLToJSON(body)
+	if err != nil {
+		t.Fatalf("%s: fast reader accepted a document YAMLToJSON rejects (%v):\n%s\nfast JSON: %s", name, err, body, got)
+	}
+	if !bytes.Equal(got, want) {
+		var g, w any
+		gerr, werr := json.Unmarshal(got, &g), json.Unmarshal(want, &w)
+		semantic := gerr == nil && werr == nil && reflect.DeepEqual(g, w)
+		t.Fatalf("%s: JSON differs (semantically equal: %v):\n%s\nfast:       %s\nYAMLToJSON: %s", name, semantic, body, got, want)
+	}
+	// The header read while converting is the one the JSON header pass reads.
+	if !c.irregular {
+		var h header
+		if err := json.Unmarshal(want, &h); err != nil || h.APIVersion != c.apiVersion || h.Kind != c.kind || h.Items != nil {
+			t.Fatalf("%s: header apiVersion %q kind %q, JSON pass gives %+v (%v):\n%s", name, c.apiVersion, c.kind, h, err, body)
+		}
+	}
+	return true
+}
+
+func equivalenceFiles(t testing.TB) []string {
+	var files []string
+	for _, pattern := range []string{"../testdata/*/*/*.yaml", "../testdata/*/*.yaml", "../testdata/*/*/*/*.yaml", "/work/shared/conformance/*/input.yaml", "testdata/*/*.yaml"} {
+		m, _ := filepath.Glob(pattern)
+		files = append(files, m...)
+	}
+	_ = filepath.WalkDir("../testdata", func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml") || strings.HasSuffix(p, ".json")) {
+			files = append(files, p)
+		}
+		return nil
+	})
+	return files
+}
+
+// TestFastYAMLEquivalence runs every YAML file of the repository's testdata and of
+// the conformance inputs through both converters.
+func TestFastYAMLEquivalence(t *testing.T) {
+	files := equivalenceFiles(t)
+	if len(files) == 0 {
+		t.Fatal("no test files found")
+	}
+	seen := map[string]bool{}
+	fast, total := 0, 0
+	for _, f := range files {
+		if seen[f] {
+			continue
+		}
+		seen[f] = true
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range splitDocuments(data) {
+			total++
+			if checkFastYAML(t, f, d.body) {
+				fast++
+			}
+		}
+	}
+	t.Logf("%d files, %d documents, %d through the fast reader", len(seen), total, fast)
+	if fast < total/2 {
+		t.Errorf("only %d of %d documents took the fast reader", fast, total)
+	}
+}
+
+// TestFastYAMLCorners pins corners of YAML 1.1 resolution and of the subset.
+func TestFastYAMLCorners(t *testing.T) {
+	for _, s := range fastYAMLSeeds {
+		checkFastYAML(t, "corner", []byte(s))
+	}
+	// These must take the fast path (the common shapes).
+	for _, s := range []string{
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  labels:\n    b: \"1\"\n    a: yes\n",
+		"a:\n- x: 1\n  z: [a, 'b', \"c\"]\n- |\n  text\n  more\n\n",
+		"a: |-\n  x\n\n  y\nb: {}\nc: []\n",
+	} {
+		if !checkFastYAML(t, "common", []byte(s)) {
+			t.Errorf("fast reader refused %q", s)
+		}
+	}
+}
+
+var fastYAMLSeeds = []string{
+	"a: yes\nb: no\nc: on\nd: off\ne: y\nf: N\ng: True\nh: ~\ni: null\nj:\nk: Null\n",
+	"a: 1\nb: -1\nc: +1\nd: 0x1F\ne: 017\nf: 0o17\ng: 0b101\nh: -0b101\ni: 1_000\nj: 1.5\nk: 1e3\nl: .5\nm: 1e400\nn: 18446744073709551615\no: 18446744073709551616\np: -9223372036854775808\nq: 1.0\nr: 0.0000001\ns: 1e21\nt: 1.\nu: 6.02e+23\n",
+	"a: .inf\nb: -.Inf\nc: .nan\n",
+	"a: 2001-12-14\nb: 2001-12-14t21:59:43.10-05:00\nc: 2001-12\nd: 1234-x\n",
+	"1: a\n",
+	"yes: a\n",
+	"~: a\n",
+	"<<: {a: 1}\nb: 2\n",
+	"a: &x 1\nb: *x\n",
+	"a: !!str 1\n",
+	"a: 1\na: 2\n",
+	"a: 1\n\"a\": 2\n",
+	"Kind: X\napiVersion: v1\n",
+	"kind: [X]\n",
+	"kind: 1\napiVersion: v1\n",
+	"items: 5\nkind: X\n",
+	"a: \"<&>\"\nb: 'it''s'\nc: \"x # y\" # c\nd: x#y\ne: x # y\n",
+	"a: b: c\n",
+	"a: b:\n",
+	"a: -\n",
+	"a:\n  b\n",
+	"a: b\n  c\n",
+	"a:\n- 1\n- - 2\n",
+	"- a\n- b\n",
+	"just a string\n",
+	"a: |\n  x\n   y\n  z\n",
+	"a: |\n  x\n\n\n",
+	"a: |-\n  x\n\n\nb: 1\n",
+	"a: |+\n  x\n\n",
+	"a: >\n  x\n  y\n",
+	"a: |\n\n  x\n",
+	"a: |\nb: 1\n",
+	"- a: |\n   x\n  b: 1\n",
+	"a: [a, b, c]\nb: [ ]\nc: [1, yes, \"x\"]\nd: [a,]\ne: [a: b]\nf: [[a]]\n",
+	"a: {b: c}\n",
+	"  a: 1\n  b: 2\n",
+	"  a: 1\nb: 2\n",
+	"a:\n  - x\n  - y\nb:\n- z\n",
+	"a:   spaced   \n",
+	"'a b': 1\n\"c\": 2\n",
+	"a: 'x' y\n",
+	"a: \"x\"y\n",
+	"a: \"x\n  y\"\n",
+	"a: x\n\tb: y\n",
+	"a: x\r\nb: y\r\n",
+	"a: caf\xc3\xa9\n",
+	"a: \x7f\n",
+	"key with spaces: v\nhttp://x: y\n",
+	"a:b: c\n",
+	"a :  b\n",
+	"-1: x\n",
+	"-a: x\n",
+	".a: x\n",
+	"a: -1x\nb: +x\nc: .x\nd: 0x\ne: 1e\nf: 0b2\n",
+	"a:\n  # comment\n  b: 1\n# c\nc: 2 # x\n",
+	"a:\n-\n- b\n-   c: 1\n    d: 2\n",
+	"a: ~x\nb: nx\nc: .\nd: -\n",
+}
+
+// FuzzYAMLToJSONEquivalence: for any input the fast reader takes, YAMLToJSON gives
+// the same JSON.
+func FuzzYAMLToJSONEquivalence(f *testing.F) {
+	for _, s := range fastYAMLSeeds {
+		f.Add([]byte(s))
+	}
+	for _, p := range equivalenceFiles(f) {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		for i, d := range splitDocuments(data) {
+			if i < 3 {
+				f.Add(d.body)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkFastYAML(t, "fuzz", data)
+		for _, d := range splitDocuments(data) {
+			checkFastYAML(t, "fuzz document", d.body)
+		}
+	})
+}
