@@ -118,12 +118,10 @@ func NewReport(res *analyze.Result) Report {
 
 // JSON writes the report.
 func (r Report) JSON(w io.Writer) error {
-	b, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(w, "%s\n", b)
-	return err
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(r)
 }
 
 // YAML writes the report.
