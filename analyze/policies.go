@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"crypto/x509"
 	"fmt"
 	corev1 "k8s.io/api/core/v1"
 	"sort"
@@ -22,8 +23,10 @@ type PolicyResult struct {
 	Ancestors []*GatewayResult
 	// Conditions are the same for every ancestor: Accepted, ResolvedRefs.
 	Conditions []Condition
-	// CACertificates are the parsed trust anchors from caCertificateRefs.
-	CACertificates int
+	// CACertificates are the trust anchors parsed from caCertificateRefs, and
+	// CASources the ConfigMaps they came from.
+	CACertificates []*x509.Certificate
+	CASources      []string
 	Trace          []Step
 	// Lints are problems that do not change the policy's conditions.
 	Lints []Lint
@@ -304,7 +307,8 @@ func (e *engine) policyConditions(pr *PolicyResult, winner *PolicyResult) {
 			p = &problem{string(gwv1.BackendTLSPolicyReasonInvalidCACertificateRef), fmt.Sprintf("caCertificateRefs[%d]: ConfigMap %s/%s: %v", i, o.Namespace, ref.Name, b.err),
 				"put the PEM-encoded CA certificate in ca.crt"}
 		} else {
-			pr.CACertificates += len(b.certs)
+			pr.CACertificates = append(pr.CACertificates, b.certs...)
+			pr.CASources = append(pr.CASources, "ConfigMap "+o.Namespace+"/"+string(ref.Name))
 		}
 		if p != nil {
 			unresolved = append(unresolved, *p)

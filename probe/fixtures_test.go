@@ -1,0 +1,184 @@
+package probe_test
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/testcert"
+	"github.com/kubectl-gwtls/kubectl-gwtls/load"
+	"github.com/kubectl-gwtls/kubectl-gwtls/probe"
+)
+
+var now = time.Now()
+
+func analyzeYAML(t testing.TB, docs ...string) *analyze.Result {
+	t.Helper()
+	m, err := load.Files(load.FileOptions{Filenames: []string{"-"}, Stdin: strings.NewReader(strings.Join(docs, "\n---\n"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return analyze.Analyze(m, analyze.Options{Now: now})
+}
+
+func startProxy(t testing.TB, res *analyze.Result, o probe.Options) *probe.Proxy {
+	t.Helper()
+	p, err := probe.Start(res, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+// socket is the proxy address of a Gateway port.
+func socket(t testing.TB, p *probe.Proxy, gateway string, port int32) string {
+	t.Helper()
+	for _, s := range p.Sockets() {
+		if s.Gateway == gateway && s.Port == port {
+			return s.Address
+		}
+	}
+	t.Fatalf("no socket for %s:%d in %+v", gateway, port, p.Sockets())
+	return ""
+}
+
+const class = `apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {name: gc}
+spec: {controllerName: example.com/gc}`
+
+func service(name string, port int) string {
+	return "apiVersion: v1\nkind: Service\nmetadata: {name: " + name + ", namespace: default}\nspec: {ports: [{port: " + strconv.Itoa(port) + "}]}"
+}
+
+// pki is a CA and the Gateway's leaf certificates signed by it.
+type pki struct {
+	ca   *testcert.Cert
+	pool *x509.CertPool
+}
+
+func newPKI() *pki {
+	ca := testcert.Must(testcert.Options{CommonName: "gateway test CA", IsCA: true}, nil)
+	pool := x509.NewCertPool()
+	pool.AddCert(ca.Cert)
+	return &pki{ca: ca, pool: pool}
+}
+
+func (k *pki) leaf(names ...string) *testcert.Cert {
+	return testcert.Must(testcert.Options{CommonName: names[0], DNSNames: names}, k.ca)
+}
+
+// mixedGateway is GEP-2643's "TLSRoute + Mixed Termination" example
+// (000_e099d25df0821912.txt): on port 443 a terminating listener for
+// rtmp.example.com and a passthrough listener for direct.example.com.
+func mixedGateway(k *pki) []string {
+	return []string{class, `apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gateway-tlsroute, namespace: default}
+spec:
+  gatewayClassName: gc
+  listeners:
+  - name: terminatelistener
+    port: 443
+    protocol: TLS
+    hostname: rtmp.example.com
+    allowedRoutes: {namespaces: {from: Same}, kinds: [{kind: TLSRoute}]}
+    tls: {mode: Terminate, certificateRefs: [{name: listener, kind: Secret}]}
+  - name: passthroughlistener
+    port: 443
+    protocol: TLS
+    hostname: direct.example.com
+    allowedRoutes: {namespaces: {from: Same}, kinds: [{kind: TLSRoute}]}
+    tls: {mode: Passthrough}`, `apiVersion: gateway.networking.k8s.io/v1alpha3
+kind: TLSRoute
+metadata: {name: my-tls-route, namespace: default}
+spec:
+  parentRefs: [{name: gateway-tlsroute}]
+  hostnames: [direct.example.com]
+  rules: [{backendRefs: [{name: tls-backend, port: 443}]}]`, `apiVersion: gateway.networking.k8s.io/v1alpha3
+kind: TLSRoute
+metadata: {name: my-rtmp-route, namespace: default}
+spec:
+  parentRefs: [{name: gateway-tlsroute}]
+  hostnames: [rtmp.example.com]
+  rules: [{backendRefs: [{name: rtmp-backend, port: 12345}]}]`,
+		service("tls-backend", 443), service("rtmp-backend", 12345),
+		testcert.SecretYAML("default", "listener", []*testcert.Cert{k.leaf("rtmp.example.com"), k.ca}),
+	}
+}
+
+// shopGateway is an HTTPS listener for *.example.com with one HTTPRoute for
+// www.example.com and shop.example.com; the Secret covers the names given.
+func shopGateway(k *pki, certNames ...string) []string {
+	return []string{class, `apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: edge, namespace: default}
+spec:
+  gatewayClassName: gc
+  listeners:
+  - name: https
+    port: 443
+    protocol: HTTPS
+    hostname: "*.example.com"
+    tls: {certificateRefs: [{name: shop-cert}]}`, `apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: shop, namespace: default}
+spec:
+  parentRefs: [{name: edge}]
+  hostnames: [www.example.com, shop.example.com]
+  rules: [{backendRefs: [{name: shop, port: 8080}]}]`,
+		service("shop", 8080),
+		testcert.SecretYAML("default", "shop-cert", []*testcert.Cert{k.leaf(certNames...), k.ca}),
+	}
+}
+
+// reencryptGateway terminates api.example.com and re-encrypts to Service api under a
+// BackendTLSPolicy (hostname api.internal) whose CA ConfigMap holds backendCA.
+func reencryptGateway(k *pki, backendCA *testcert.Cert) []string {
+	return []string{class, `apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: edge, namespace: default}
+spec:
+  gatewayClassName: gc
+  listeners:
+  - name: https
+    port: 443
+    protocol: HTTPS
+    hostname: api.example.com
+    tls: {certificateRefs: [{name: api-cert}]}`, `apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: api, namespace: default}
+spec:
+  parentRefs: [{name: edge}]
+  rules: [{backendRefs: [{name: api, port: 8443}]}]`, `apiVersion: gateway.networking.k8s.io/v1
+kind: BackendTLSPolicy
+metadata: {name: api-tls, namespace: default}
+spec:
+  targetRefs: [{group: "", kind: Service, name: api}]
+  validation:
+    caCertificateRefs: [{group: "", kind: ConfigMap, name: api-ca}]
+    hostname: api.internal`,
+		service("api", 8443),
+		testcert.ConfigMapYAML("default", "api-ca", backendCA),
+		testcert.SecretYAML("default", "api-cert", []*testcert.Cert{k.leaf("api.example.com"), k.ca}),
+	}
+}
+
+// backendCA converts a test CA for probe.Options.BackendCA.
+func backendCA(t testing.TB, c *testcert.Cert) *probe.BackendCA {
+	t.Helper()
+	pair, err := tls.X509KeyPair(c.CertPEM, c.KeyPEM)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ca, err := probe.BackendCAFromKeyPair(pair)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ca
+}

@@ -1,0 +1,227 @@
+package probe_test
+
+import (
+	"context"
+	"crypto/tls"
+	"io"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/testcert"
+	"github.com/kubectl-gwtls/kubectl-gwtls/probe"
+)
+
+// get makes a real TLS handshake to addr with sni, trusting pool, sends an HTTP
+// request and returns the connection state and the response.
+func get(t *testing.T, addr, sni string, cfg *tls.Config) (tls.ConnectionState, string, error) {
+	t.Helper()
+	if cfg == nil {
+		cfg = &tls.Config{}
+	}
+	cfg.ServerName = sni
+	c, err := tls.DialWithDialer(&net.Dialer{Timeout: 5 * time.Second}, "tcp", addr, cfg)
+	if err != nil {
+		return tls.ConnectionState{}, "", err
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(5 * time.Second))
+	io.WriteString(c, probe.HTTPRequest(sni))
+	b, err := io.ReadAll(c)
+	return c.ConnectionState(), string(b), err
+}
+
+func TestProxyPassthroughAndTerminateOnOnePort(t *testing.T) {
+	k := newPKI()
+	p := startProxy(t, analyzeYAML(t, mixedGateway(k)...), probe.Options{})
+	addr := socket(t, p, "default/gateway-tlsroute", 443)
+
+	t.Run("terminate: the Gateway's certificate, then rtmp-backend", func(t *testing.T) {
+		st, resp, err := get(t, addr, "rtmp.example.com", &tls.Config{RootCAs: k.pool})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := st.PeerCertificates[0].Issuer.CommonName; got != "gateway test CA" {
+			t.Errorf("issuer %q, want the Gateway's CA", got)
+		}
+		if !strings.Contains(resp, "gwtls-backend default/rtmp-backend:12345 route=TLSRoute/default/my-rtmp-route\n") {
+			t.Errorf("response %q", resp)
+		}
+	})
+	t.Run("passthrough: the backend terminates TLS itself", func(t *testing.T) {
+		st, resp, err := get(t, addr, "direct.example.com", &tls.Config{InsecureSkipVerify: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := st.PeerCertificates[0].Issuer.CommonName; got != "gwtls probe backend CA" {
+			t.Errorf("issuer %q: passthrough must present the backend's certificate", got)
+		}
+		if st.PeerCertificates[0].VerifyHostname("direct.example.com") != nil {
+			t.Errorf("backend certificate does not cover the route hostname: %v", st.PeerCertificates[0].DNSNames)
+		}
+		if !strings.Contains(resp, "gwtls-backend default/tls-backend:443 route=TLSRoute/default/my-tls-route sni=direct.example.com") {
+			t.Errorf("response %q", resp)
+		}
+	})
+	t.Run("an SNI no listener takes is refused", func(t *testing.T) {
+		if _, resp, err := get(t, addr, "other.example.com", &tls.Config{InsecureSkipVerify: true}); err == nil {
+			t.Errorf("handshake succeeded: %q", resp)
+		}
+	})
+	t.Run("replay agrees with simulate, and refuses what it must", func(t *testing.T) {
+		rs := p.Replay(context.Background(), probe.ReplayOptions{SNIs: []string{"other.example.com"}, Roots: nil})
+		if len(rs) != 3 {
+			t.Fatalf("%d replays, want 3: %+v", len(rs), rs)
+		}
+		for _, r := range rs {
+			if r.Verdict != probe.VerdictOK {
+				t.Errorf("%s: verdict %s %v", r.SNI, r.Verdict, r.Problems)
+			}
+			if r.SNI == "other.example.com" && !r.Refused {
+				t.Errorf("other.example.com was not refused: %+v", r)
+			}
+			if r.SNI != "other.example.com" && (r.Reached == nil || r.TLS == nil || r.TLS.Version == "") {
+				t.Errorf("%s: reached %+v tls %+v", r.SNI, r.Reached, r.TLS)
+			}
+		}
+	})
+}
+
+func TestProxyWrongCertificateIsAFinding(t *testing.T) {
+	k := newPKI()
+	// The Secret covers www only; the route also serves shop.
+	p := startProxy(t, analyzeYAML(t, shopGateway(k, "www.example.com")...), probe.Options{})
+	rs := p.Replay(context.Background(), probe.ReplayOptions{Roots: k.pool})
+	verdicts := map[string]string{}
+	for _, r := range rs {
+		verdicts[r.SNI] = r.Verdict
+		if r.SNI == "shop.example.com" && (len(r.Problems) == 0 || !strings.Contains(r.Problems[0], "does not cover SNI shop.example.com")) {
+			t.Errorf("shop problems: %v", r.Problems)
+		}
+	}
+	if verdicts["www.example.com"] != probe.VerdictOK || verdicts["shop.example.com"] != probe.VerdictFinding {
+		t.Errorf("verdicts %v, want www ok and shop a finding", verdicts)
+	}
+}
+
+func TestProxyReencryptsWithBackendTLSPolicy(t *testing.T) {
+	k := newPKI()
+	ca := testcert.Must(testcert.Options{CommonName: "api backend CA", IsCA: true}, nil)
+	p := startProxy(t, analyzeYAML(t, reencryptGateway(k, ca)...), probe.Options{BackendCA: backendCA(t, ca)})
+	rs := p.Replay(context.Background(), probe.ReplayOptions{Roots: k.pool})
+	if len(rs) != 1 {
+		t.Fatalf("replays %+v", rs)
+	}
+	r := rs[0]
+	if r.Verdict != probe.VerdictOK || r.Reached == nil || r.Reached.SNI != "api.internal" {
+		t.Fatalf("verdict %s %v reached %+v proxy %+v", r.Verdict, r.Problems, r.Reached, r.Proxy)
+	}
+	if !strings.Contains(r.Proxy.BackendTLS, "verified against ConfigMap default/api-ca") {
+		t.Errorf("backend TLS %q", r.Proxy.BackendTLS)
+	}
+
+	t.Run("a backend whose certificate the policy's CA did not sign is not reached", func(t *testing.T) {
+		other := testcert.Must(testcert.Options{CommonName: "other CA", IsCA: true}, nil)
+		// A real backend (mapped with --backend) with a certificate from another CA.
+		srv := tlsServer(t, testcert.Must(testcert.Options{CommonName: "api.internal", DNSNames: []string{"api.internal"}}, other))
+		p := startProxy(t, analyzeYAML(t, reencryptGateway(k, ca)...), probe.Options{Backends: map[string]string{"default/api:8443": srv}})
+		rs := p.Replay(context.Background(), probe.ReplayOptions{Roots: k.pool})
+		if rs[0].Verdict != probe.VerdictMismatch || !strings.Contains(strings.Join(rs[0].Problems, " "), "unknown authority") {
+			t.Errorf("verdict %s %v", rs[0].Verdict, rs[0].Problems)
+		}
+	})
+}
+
+// tlsServer is a TLS server on loopback that answers "hello".
+func tlsServer(t *testing.T, c *testcert.Cert) string {
+	t.Helper()
+	pair, err := tls.X509KeyPair(c.CertPEM, c.KeyPEM)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{pair}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				c.SetDeadline(time.Now().Add(5 * time.Second))
+				io.WriteString(c, "hello\n")
+			}()
+		}
+	}()
+	return ln.Addr().String()
+}
+
+func TestProxyRefusesUnnamedBackends(t *testing.T) {
+	k := newPKI()
+	res := analyzeYAML(t, mixedGateway(k)...)
+	for _, m := range []map[string]string{
+		{"default/unknown:443": "127.0.0.1:9"},
+		{"default/tls-backend:444": "127.0.0.1:9"}, // a port the route does not name
+		{"default/tls-backend:443": "not-an-address"},
+	} {
+		if _, err := probe.Start(res, probe.Options{Backends: m}); err == nil {
+			t.Errorf("Start accepted --backend %v", m)
+		}
+	}
+}
+
+func TestProxyCutsOffSlowAndOversizedClientHellos(t *testing.T) {
+	k := newPKI()
+	p := startProxy(t, analyzeYAML(t, mixedGateway(k)...), probe.Options{HelloTimeout: 200 * time.Millisecond, MaxHello: 1024})
+	addr := socket(t, p, "default/gateway-tlsroute", 443)
+
+	closedWithin := func(t *testing.T, c net.Conn, d time.Duration) {
+		t.Helper()
+		c.SetReadDeadline(time.Now().Add(d))
+		if _, err := c.Read(make([]byte, 1)); err == nil || isTimeout(err) {
+			t.Errorf("connection not closed by the proxy within %s: %v", d, err)
+		}
+	}
+	t.Run("slow: half a record header, then nothing", func(t *testing.T) {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		c.Write([]byte{22, 3, 1})
+		start := time.Now()
+		closedWithin(t, c, 2*time.Second)
+		if el := time.Since(start); el > time.Second {
+			t.Errorf("cut off after %s, want about the 200ms hello timeout", el)
+		}
+	})
+	t.Run("oversized: a record longer than the limit", func(t *testing.T) {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		c.Write([]byte{22, 3, 1, 0x40, 0x00}) // 16 KiB record
+		c.Write(make([]byte, 2048))
+		closedWithin(t, c, 2*time.Second)
+	})
+	t.Run("not TLS at all", func(t *testing.T) {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		io.WriteString(c, "GET / HTTP/1.1\r\n\r\n")
+		closedWithin(t, c, 2*time.Second)
+	})
+}
+
+func isTimeout(err error) bool {
+	ne, ok := err.(net.Error)
+	return ok && ne.Timeout()
+}
