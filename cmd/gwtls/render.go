@@ -19,6 +19,8 @@ func NewCmdRender(streams genericiooptions.IOStreams, configFlags *genericcliopt
 	}
 	cmd.AddCommand(NewCmdRenderStatus(streams, configFlags))
 	cmd.AddCommand(NewCmdRenderPlan(streams, configFlags))
+	cmd.AddCommand(NewCmdRenderGraph(streams, configFlags))
+	cmd.AddCommand(NewCmdRenderReport(streams, configFlags))
 	return cmd
 }
 

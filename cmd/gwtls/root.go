@@ -27,8 +27,11 @@ func commandName() string {
 func NewRootCmd(streams genericiooptions.IOStreams) *cobra.Command {
 	configFlags := genericclioptions.NewConfigFlags(true)
 	root := &cobra.Command{
-		Use:   commandName(),
-		Short: "Analyze Gateway API TLS and hostname configuration",
+		// Use is the binary's name, which completion scripts register; the usage
+		// text shows the display name, "kubectl gwtls" when run as a plugin.
+		Use:         binaryName(),
+		Annotations: map[string]string{cobra.CommandDisplayNameAnnotation: commandName()},
+		Short:       "Analyze Gateway API TLS and hostname configuration",
 		Long: `kubectl-gwtls checks Gateway API configuration the way a conformant controller
 reads it: which routes attach to which listeners and why not, which hostnames each
 listener really serves, listener conflicts, certificate references and
@@ -40,7 +43,10 @@ BackendTLSPolicies. It reads manifests (-f, -k) or the current cluster.`,
 	root.AddCommand(NewCmdAnalyze(streams, configFlags))
 	root.AddCommand(NewCmdRender(streams, configFlags))
 	root.AddCommand(NewCmdSimulate(streams, configFlags))
+	root.AddCommand(NewCmdProbe(streams, configFlags))
 	root.AddCommand(NewCmdExplain(streams, configFlags))
 	root.AddCommand(NewCmdGenerate(streams))
+	root.AddCommand(NewCmdVersion(streams))
+	setupCompletion(root)
 	return root
 }

@@ -1,0 +1,432 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
+)
+
+// Graph is the topology of a Result: Gateways -> listeners -> routes -> backends,
+// plus the route -> parent edges that were rejected. Node IDs and the order of
+// nodes and edges are deterministic: same input, same bytes.
+type Graph struct {
+	Nodes []GraphNode
+	Edges []GraphEdge
+}
+
+// Node kinds of a Graph.
+const (
+	NodeGateway  = "gateway"
+	NodeListener = "listener"
+	NodeRoute    = "route"
+	NodeBackend  = "backend"
+	// NodeMissing is a parent a route names that is not in the analysis.
+	NodeMissing = "missing"
+)
+
+// GraphNode is one box of the graph; Lines are its label, first line the title.
+type GraphNode struct {
+	ID    string
+	Kind  string
+	Lines []string
+	// Bad marks a node that is not healthy (not accepted, conflicted, unresolved).
+	Bad bool
+}
+
+// GraphEdge is one arrow; Rejected ones are drawn dashed and red.
+type GraphEdge struct {
+	From, To string
+	Label    string
+	Rejected bool
+}
+
+type graphBuilder struct {
+	g      Graph
+	ids    map[string]string // object key -> node ID
+	counts map[string]int    // node ID prefix -> count
+	edges  map[GraphEdge]bool
+}
+
+func (b *graphBuilder) node(key, prefix, kind string, bad bool, lines ...string) string {
+	if id, ok := b.ids[key]; ok {
+		return id
+	}
+	b.counts[prefix]++
+	id := fmt.Sprintf("%s%d", prefix, b.counts[prefix])
+	b.ids[key] = id
+	b.g.Nodes = append(b.g.Nodes, GraphNode{ID: id, Kind: kind, Lines: lines, Bad: bad})
+	return id
+}
+
+func (b *graphBuilder) edge(e GraphEdge) {
+	if b.edges[e] {
+		return
+	}
+	b.edges[e] = true
+	b.g.Edges = append(b.g.Edges, e)
+}
+
+// NewGraph builds the topology graph of a Result.
+func NewGraph(res *analyze.Result) Graph {
+	b := &graphBuilder{ids: map[string]string{}, counts: map[string]int{}, edges: map[GraphEdge]bool{}}
+	gateways := append([]*analyze.GatewayResult(nil), res.Gateways...)
+	sort.SliceStable(gateways, func(i, j int) bool {
+		a, c := gateways[i].Gateway.Obj, gateways[j].Gateway.Obj
+		return a.Namespace+"/"+a.Name < c.Namespace+"/"+c.Name
+	})
+	listenerIDs := map[*analyze.ListenerResult]string{}
+	var attachments []*analyze.Attachment
+	for _, g := range gateways {
+		gw := g.Gateway.Obj
+		status, bad := conditionsSummary(g.Conditions, gwv1.GatewayConditionAccepted)
+		gid := b.node("Gateway/"+gw.Namespace+"/"+gw.Name, "gw", NodeGateway, bad,
+			"Gateway "+gw.Namespace+"/"+gw.Name, "class "+string(gw.Spec.GatewayClassName)+" · "+status)
+		add := func(l *analyze.ListenerResult) {
+			title := l.Name()
+			key := "Listener/" + gw.Namespace + "/" + gw.Name + "/" + title
+			if l.ListenerSet != nil {
+				o := l.ListenerSet.ListenerSet.Obj
+				title = "ListenerSet " + o.Namespace + "/" + o.Name + " · " + title
+				key = "ListenerSet/" + o.Namespace + "/" + o.Name + "/" + l.Name()
+			}
+			lines := []string{title, fmt.Sprintf(":%d %s", l.Listener.Port, l.Listener.Protocol)}
+			if m := l.TLSMode(); m != "" {
+				lines[1] += " · TLS " + string(m)
+			}
+			host := l.Hostname()
+			if host == "" {
+				host = "(any hostname)"
+			}
+			lines = append(lines, host)
+			status, bad := graphListenerStatus(l)
+			lines = append(lines, fmt.Sprintf("%s · %d attached", status, l.AttachedRoutes()))
+			lid := b.node(key, "l", NodeListener, bad, lines...)
+			listenerIDs[l] = lid
+			b.edge(GraphEdge{From: gid, To: lid})
+			attachments = append(attachments, l.Attachments...)
+		}
+		for _, l := range g.Listeners {
+			add(l)
+		}
+		for _, set := range g.ListenerSets {
+			if !set.Allowed {
+				continue
+			}
+			for _, l := range set.Listeners {
+				add(l)
+			}
+		}
+	}
+
+	// Routes in a stable order: kind, namespace, name.
+	routes := append([]*analyze.RouteResult(nil), res.Routes...)
+	sort.SliceStable(routes, func(i, j int) bool { return routeKey(routes[i]) < routeKey(routes[j]) })
+	routeNode := func(r *analyze.RouteResult) string {
+		rt := r.Route
+		status, bad := graphRouteStatus(r)
+		lines := []string{rt.Kind + " " + rt.ObjectMeta.Namespace + "/" + rt.ObjectMeta.Name}
+		if len(rt.Hostnames) > 0 {
+			hs := make([]string, len(rt.Hostnames))
+			for i, h := range rt.Hostnames {
+				hs[i] = string(h)
+			}
+			lines = append(lines, strings.Join(hs, ", "))
+		}
+		lines = append(lines, status)
+		return b.node(routeKey(r), "r", NodeRoute, bad, lines...)
+	}
+	// Declare route nodes in order before any edge needs them.
+	for _, r := range routes {
+		if len(r.Parents) > 0 {
+			routeNode(r)
+		}
+	}
+	for _, a := range attachments {
+		lid, ok := listenerIDs[a.Listener]
+		if !ok {
+			continue
+		}
+		b.edge(GraphEdge{From: lid, To: routeNode(a.Route), Label: hostnamesLabel(a.Hostnames)})
+	}
+	// Backends, then the rejected parents.
+	for _, r := range routes {
+		if len(r.Parents) == 0 {
+			continue
+		}
+		rid := routeNode(r)
+		for _, be := range r.Backends {
+			kind := "Service"
+			if be.Ref.Kind != nil && *be.Ref.Kind != "" {
+				kind = string(*be.Ref.Kind)
+			}
+			port := ""
+			if be.Ref.Port != nil {
+				port = fmt.Sprintf(":%d", *be.Ref.Port)
+			}
+			title := kind + " " + be.Namespace + "/" + string(be.Ref.Name) + port
+			lines := []string{title}
+			switch {
+			case be.External:
+				lines = append(lines, "(external, not verified)")
+			case be.Service == nil && be.Problem != nil:
+				lines = append(lines, "(unresolved)")
+			}
+			if p := be.Policy; p != nil {
+				o := p.Policy.Obj
+				lines = append(lines, "BackendTLSPolicy "+o.Namespace+"/"+o.Name, "TLS hostname "+string(o.Spec.Validation.Hostname))
+			}
+			bid := b.node("Backend/"+title, "b", NodeBackend, be.Service == nil && !be.External && be.Problem != nil, lines...)
+			e := GraphEdge{From: rid, To: bid}
+			if be.Problem != nil {
+				e.Label, e.Rejected = be.Problem.Type+"="+string(be.Problem.Status)+": "+be.Problem.Reason, true
+			}
+			b.edge(e)
+		}
+	}
+	for _, r := range routes {
+		for _, p := range r.Parents {
+			c := findCondition(p.Conditions, string(gwv1.RouteConditionAccepted))
+			if c == nil || c.Status != metav1.ConditionFalse {
+				continue
+			}
+			var to string
+			switch {
+			case p.Gateway != nil:
+				gw := p.Gateway.Gateway.Obj
+				to = b.ids["Gateway/"+gw.Namespace+"/"+gw.Name]
+			case p.ListenerSet != nil && p.ListenerSet.Parent != nil:
+				gw := p.ListenerSet.Parent.Gateway.Obj
+				to = b.ids["Gateway/"+gw.Namespace+"/"+gw.Name]
+			}
+			if to == "" {
+				ns := r.Route.ObjectMeta.Namespace
+				if p.Ref.Namespace != nil {
+					ns = string(*p.Ref.Namespace)
+				}
+				kind := "Gateway"
+				if p.Ref.Kind != nil {
+					kind = string(*p.Ref.Kind)
+				}
+				ref := kind + " " + ns + "/" + string(p.Ref.Name)
+				to = b.node("Missing/"+ref, "m", NodeMissing, true, ref, "(not in the analysis)")
+			}
+			label := "Accepted=False: " + c.Reason
+			var ref []string
+			if p.ListenerSet != nil {
+				o := p.ListenerSet.ListenerSet.Obj
+				ref = append(ref, "ListenerSet "+o.Namespace+"/"+o.Name)
+			}
+			if p.Ref.SectionName != nil {
+				ref = append(ref, "sectionName "+string(*p.Ref.SectionName))
+			}
+			if p.Ref.Port != nil {
+				ref = append(ref, fmt.Sprintf("port %d", *p.Ref.Port))
+			}
+			if len(ref) > 0 {
+				label += " (" + strings.Join(ref, ", ") + ")"
+			}
+			b.edge(GraphEdge{From: routeNode(r), To: to, Label: label, Rejected: true})
+		}
+	}
+	return b.g
+}
+
+func routeKey(r *analyze.RouteResult) string {
+	return r.Route.Kind + "/" + r.Route.ObjectMeta.Namespace + "/" + r.Route.ObjectMeta.Name
+}
+
+func hostnamesLabel(hs []string) string {
+	if len(hs) == 0 || len(hs) == 1 && hs[0] == "" {
+		return "(any hostname)"
+	}
+	return strings.Join(hs, ", ")
+}
+
+func findCondition(cs []analyze.Condition, t string) *analyze.Condition {
+	for i := range cs {
+		if cs[i].Type == t {
+			return &cs[i]
+		}
+	}
+	return nil
+}
+
+// unhealthy reports a condition in its abnormal state: True for the
+// negative-polarity Conflicted and OverlappingTLSConfig, False for the others.
+func unhealthy(c analyze.Condition) bool {
+	switch c.Type {
+	case string(gwv1.ListenerConditionConflicted), string(gwv1.ListenerConditionOverlappingTLSConfig):
+		return c.Status == metav1.ConditionTrue
+	}
+	return c.Status == metav1.ConditionFalse
+}
+
+// conditionsSummary is the main condition's type when it is True, else the first
+// unhealthy condition as Type=Status (Reason).
+func conditionsSummary(cs []analyze.Condition, main gwv1.GatewayConditionType) (string, bool) {
+	for _, c := range cs {
+		if unhealthy(c) {
+			return c.Type + "=" + string(c.Status) + " (" + c.Reason + ")", true
+		}
+	}
+	if c := findCondition(cs, string(main)); c != nil {
+		return c.Type, false
+	}
+	return "no status", false
+}
+
+func graphListenerStatus(l *analyze.ListenerResult) (string, bool) {
+	if l.Conflicted {
+		if c := findCondition(l.Conditions, string(gwv1.ListenerConditionConflicted)); c != nil {
+			return "Conflicted (" + c.Reason + ")", true
+		}
+		return "Conflicted", true
+	}
+	for _, c := range l.Conditions {
+		if unhealthy(c) {
+			return c.Type + "=" + string(c.Status) + " (" + c.Reason + ")", true
+		}
+	}
+	if !l.Accepted {
+		return "not accepted", true
+	}
+	return "Accepted", false
+}
+
+func graphRouteStatus(r *analyze.RouteResult) (string, bool) {
+	accepted, rejected := 0, 0
+	for _, p := range r.Parents {
+		if c := findCondition(p.Conditions, string(gwv1.RouteConditionAccepted)); c != nil && c.Status == metav1.ConditionFalse {
+			rejected++
+		} else {
+			accepted++
+		}
+	}
+	status := fmt.Sprintf("%d/%d parents accepted", accepted, accepted+rejected)
+	bad := rejected > 0
+	if r.ResolvedRefs.Status == metav1.ConditionFalse {
+		status += " · ResolvedRefs=False (" + r.ResolvedRefs.Reason + ")"
+		bad = true
+	}
+	return status, bad
+}
+
+// DOT writes the graph in Graphviz's language (dot -Tsvg renders it).
+func (g Graph) DOT(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("digraph gwtls {\n")
+	b.WriteString("  rankdir=LR;\n")
+	b.WriteString("  node [fontname=\"Helvetica\", fontsize=10];\n")
+	b.WriteString("  edge [fontname=\"Helvetica\", fontsize=9];\n")
+	for _, n := range g.Nodes {
+		attrs := []string{"label=" + dotQuote(strings.Join(n.Lines, "\n"))}
+		switch n.Kind {
+		case NodeGateway:
+			attrs = append(attrs, "shape=box", "style=\"bold\"")
+		case NodeListener:
+			attrs = append(attrs, "shape=box", "style=\"rounded\"")
+		case NodeRoute:
+			attrs = append(attrs, "shape=ellipse")
+		case NodeBackend:
+			attrs = append(attrs, "shape=cylinder")
+		case NodeMissing:
+			attrs = append(attrs, "shape=box", "style=\"dashed\"")
+		}
+		if n.Bad {
+			attrs = append(attrs, "color=\"#cc0000\"", "fontcolor=\"#cc0000\"")
+		}
+		fmt.Fprintf(&b, "  %s [%s];\n", n.ID, strings.Join(attrs, ", "))
+	}
+	for _, e := range g.Edges {
+		var attrs []string
+		if e.Label != "" {
+			attrs = append(attrs, "label="+dotQuote(e.Label))
+		}
+		if e.Rejected {
+			attrs = append(attrs, "style=dashed", "color=\"#cc0000\"", "fontcolor=\"#cc0000\"", "constraint=false")
+		}
+		if len(attrs) == 0 {
+			fmt.Fprintf(&b, "  %s -> %s;\n", e.From, e.To)
+		} else {
+			fmt.Fprintf(&b, "  %s -> %s [%s];\n", e.From, e.To, strings.Join(attrs, ", "))
+		}
+	}
+	b.WriteString("}\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// dotQuote quotes a DOT string: backslashes and quotes escaped, newlines as \n.
+func dotQuote(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\r", "")
+	return `"` + r.Replace(s) + `"`
+}
+
+// Mermaid writes the graph as a Mermaid flowchart, which GitHub renders in
+// Markdown (a ```mermaid block in a pull-request comment).
+func (g Graph) Mermaid(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("flowchart LR\n")
+	var bad []string
+	for _, n := range g.Nodes {
+		label := mermaidText(n.Lines...)
+		open, close := "[", "]"
+		switch n.Kind {
+		case NodeListener:
+			open, close = "(", ")"
+		case NodeRoute:
+			open, close = "([", "])"
+		case NodeBackend:
+			open, close = "[(", ")]"
+		case NodeMissing:
+			open, close = "[/", "/]"
+		}
+		fmt.Fprintf(&b, "  %s%s\"%s\"%s\n", n.ID, open, label, close)
+		if n.Bad {
+			bad = append(bad, n.ID)
+		}
+	}
+	var rejected []string
+	for i, e := range g.Edges {
+		arrow := "-->"
+		if e.Rejected {
+			arrow = "-.->"
+			rejected = append(rejected, fmt.Sprint(i))
+		}
+		if e.Label != "" {
+			fmt.Fprintf(&b, "  %s %s|\"%s\"| %s\n", e.From, arrow, mermaidText(e.Label), e.To)
+		} else {
+			fmt.Fprintf(&b, "  %s %s %s\n", e.From, arrow, e.To)
+		}
+	}
+	if len(bad) > 0 {
+		b.WriteString("  classDef bad stroke:#cc0000,stroke-width:2px,color:#cc0000\n")
+		fmt.Fprintf(&b, "  class %s bad\n", strings.Join(bad, ","))
+	}
+	if len(rejected) > 0 {
+		fmt.Fprintf(&b, "  linkStyle %s stroke:#cc0000,color:#cc0000\n", strings.Join(rejected, ","))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// mermaidText escapes text for a quoted Mermaid label: quotes, square and curly
+// brackets, pipes, angle brackets and '#' as entity codes (which Mermaid decodes;
+// parentheses are safe inside quotes), lines joined with <br>.
+func mermaidText(lines ...string) string {
+	r := strings.NewReplacer(
+		"#", "#35;", `"`, "#quot;", "<", "#lt;", ">", "#gt;", "|", "#124;",
+		"[", "#91;", "]", "#93;", "{", "#123;", "}", "#125;",
+		"`", "#96;", "\n", " ", "\r", "")
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = r.Replace(l)
+	}
+	return strings.Join(out, "<br>")
+}

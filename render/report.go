@@ -1,0 +1,174 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
+	"github.com/kubectl-gwtls/kubectl-gwtls/model"
+)
+
+// MarkdownOptions tune the Markdown report.
+type MarkdownOptions struct {
+	// SourceURL, when set, turns file:line into links: SourceURL/FILE#LLINE (for
+	// example https://github.com/OWNER/REPO/blob/SHA).
+	SourceURL string
+	// Title is the report's heading; "kubectl-gwtls" when empty.
+	Title string
+}
+
+// Markdown writes a pull-request comment: counts, the findings, every listener with
+// its routes and intersected hostnames, and the topology as a Mermaid diagram.
+// Output is deterministic.
+func Markdown(w io.Writer, res *analyze.Result, opts MarkdownOptions) error {
+	r := NewReport(res)
+	var b strings.Builder
+	title := opts.Title
+	if title == "" {
+		title = "kubectl-gwtls"
+	}
+	s := r.Summary
+	verdict := "✅ clean"
+	switch {
+	case s.Errors > 0:
+		verdict = "❌ " + plural(s.Errors, "error")
+	case s.Warnings > 0:
+		verdict = "⚠️ " + plural(s.Warnings, "warning")
+	}
+	routes := 0
+	for _, l := range r.Listeners {
+		routes += int(l.AttachedRoutes)
+	}
+	fmt.Fprintf(&b, "## %s: %s\n\n", mdCell(title), verdict)
+	fmt.Fprintf(&b, "| objects | listeners | route attachments | errors | warnings | info |\n|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(&b, "| %d | %d | %d | %d | %d | %d |\n\n", s.Objects, len(r.Listeners), routes, s.Errors, s.Warnings, s.Info)
+	if len(s.Skipped) > 0 {
+		kinds := make([]string, 0, len(s.Skipped))
+		for k, n := range s.Skipped {
+			kinds = append(kinds, fmt.Sprintf("%s (%d)", k, n))
+		}
+		sort.Strings(kinds)
+		fmt.Fprintf(&b, "Not analyzed: %s.\n\n", mdCell(strings.Join(kinds, ", ")))
+	}
+
+	b.WriteString("### Findings\n\n")
+	if len(r.Findings) == 0 {
+		b.WriteString("No findings.\n\n")
+	} else {
+		b.WriteString("| | severity | rule | object | source | message | fix |\n|---|---|---|---|---|---|---|\n")
+		var details []analyze.Finding
+		for _, f := range r.Findings {
+			fix := oneLine(firstLine(f.Fix))
+			if strings.Contains(strings.TrimSpace(f.Fix), "\n") {
+				details = append(details, f)
+				fix += " (below)"
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", severityEmoji(f.Severity), f.Severity, mdCode(f.Rule),
+				mdCell(f.Object.String()), mdSource(f.Source, opts.SourceURL), mdCell(oneLine(f.Message)), mdCell(fix))
+		}
+		b.WriteString("\n")
+		for _, f := range details {
+			fmt.Fprintf(&b, "<details><summary>Fix for %s on %s</summary>\n\n", mdCode(f.Rule), mdCell(f.Object.String()))
+			fence := "```"
+			for strings.Contains(f.Fix, fence) {
+				fence += "`"
+			}
+			fmt.Fprintf(&b, "%s\n%s\n%s\n\n</details>\n\n", fence, strings.TrimRight(f.Fix, "\n"), fence)
+		}
+	}
+
+	b.WriteString("### Listeners\n\n")
+	if len(r.Listeners) == 0 {
+		b.WriteString("No listeners.\n\n")
+	} else {
+		b.WriteString("| gateway | listener | port | protocol | TLS | hostname | status | routes (intersected hostnames) |\n|---|---|---:|---|---|---|---|---|\n")
+		for _, l := range r.Listeners {
+			name := l.Name
+			if l.Owner.Kind == "ListenerSet" {
+				name = "ListenerSet " + l.Owner.Namespace + "/" + l.Owner.Name + " · " + l.Name
+			}
+			status := "✅ accepted"
+			if !l.Accepted {
+				status = "❌ not accepted"
+			}
+			var rs []string
+			for _, rt := range l.Routes {
+				rs = append(rs, mdCell(fmt.Sprintf("%s (%s)", rt.Route.String(), hostnamesLabel(rt.Hostnames))))
+			}
+			routes := "—"
+			if len(rs) > 0 {
+				routes = strings.Join(rs, "<br>")
+			}
+			fmt.Fprintf(&b, "| %s | %s | %d | %s | %s | %s | %s | %s |\n", mdCell(l.Gateway), mdCell(name), l.Port, l.Protocol,
+				dashMD(l.TLSMode), mdCell(dashMD(l.Hostname)), status, routes)
+		}
+		b.WriteString("\n")
+	}
+
+	b.WriteString("### Topology\n\n```mermaid\n")
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return err
+	}
+	if err := NewGraph(res).Mermaid(w); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "```\n")
+	return err
+}
+
+func severityEmoji(s analyze.Severity) string {
+	switch s {
+	case analyze.SeverityError:
+		return "❌"
+	case analyze.SeverityWarning:
+		return "⚠️"
+	}
+	return "ℹ️"
+}
+
+func dashMD(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+// mdCell escapes text for a Markdown table cell: pipes, HTML, emphasis
+// (*.example.com), newlines.
+func mdCell(s string) string {
+	return mdCellKeepBreaks(strings.NewReplacer("<", "&lt;", ">", "&gt;", "*", `\*`, "_", `\_`, "`", "\\`").Replace(s))
+}
+
+func mdCellKeepBreaks(s string) string {
+	return strings.NewReplacer("|", `\|`, "\r", "", "\n", "<br>").Replace(s)
+}
+
+// mdCode writes inline code, or plain escaped text when s holds a backtick.
+func mdCode(s string) string {
+	if s == "" {
+		return ""
+	}
+	if strings.Contains(s, "`") {
+		return mdCell(s)
+	}
+	return "`" + strings.ReplaceAll(s, "|", `\|`) + "`"
+}
+
+// mdSource writes file:line as code, or as a link to SourceURL/FILE#LLINE.
+func mdSource(src model.Source, base string) string {
+	text := src.String()
+	if text == "" {
+		return "—"
+	}
+	if base == "" || src.File == "-" {
+		return mdCode(text)
+	}
+	url := strings.TrimRight(base, "/") + "/" + strings.TrimPrefix(src.File, "./")
+	if src.Line > 0 {
+		url += fmt.Sprintf("#L%d", src.Line)
+	}
+	url = strings.NewReplacer(" ", "%20", ")", "%29", "(", "%28", "|", "%7C").Replace(url)
+	return "[" + mdCode(text) + "](" + url + ")"
+}
