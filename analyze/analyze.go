@@ -113,3 +113,24 @@ func (e *engine) gateways() {
 		e.ix.gateways[nn{Namespace: g.Obj.Namespace, Name: g.Obj.Name}] = gr
 	}
 }
+
+// unverified reports whether a reference to kind namespace/name that is not in the
+// model is to be taken on trust: the user declared it external (--external), or
+// the loader could not read that kind there (a cluster identity without get/list
+// on it). why says which, for findings.
+func (e *engine) unverified(kind, namespace, name string) (ok bool, why string) {
+	if e.opts.isExternal(kind, namespace, name) {
+		return true, "declared external"
+	}
+	for _, u := range e.res.Model.Unreadable {
+		if u.Kind == kind && (u.Namespace == "" || u.Namespace == namespace) {
+			return true, "not readable (" + u.Reason + ")"
+		}
+	}
+	return false, ""
+}
+
+func (e *engine) isUnverified(kind, namespace, name string) bool {
+	ok, _ := e.unverified(kind, namespace, name)
+	return ok
+}

@@ -149,10 +149,11 @@ func (e *engine) resolveCertificates(l *ListenerResult) {
 		default:
 			s := e.ix.secrets[nn{Namespace: ns, Name: string(ref.Name)}]
 			switch {
-			case s == nil && e.opts.isExternal("Secret", ns, string(ref.Name)):
+			case s == nil && e.isUnverified("Secret", ns, string(ref.Name)):
+				_, cr.Unverified = e.unverified("Secret", ns, string(ref.Name))
 				cr.External = true
 				valid++
-				step.Passed, step.Detail = true, fmt.Sprintf("Secret %s/%s is declared external: not verified", ns, ref.Name)
+				step.Passed, step.Detail = true, fmt.Sprintf("Secret %s/%s is %s: not verified", ns, ref.Name, cr.Unverified)
 			case s == nil:
 				cr.Problem = fmt.Sprintf("Secret %s/%s does not exist", ns, ref.Name)
 				invalid = append(invalid, problem{string(gwv1.ListenerReasonInvalidCertificateRef), cr.Problem,
@@ -261,7 +262,7 @@ func (e *engine) resolveFrontendValidation(g *GatewayResult, l *ListenerResult) 
 		default:
 			cm := e.ix.configMaps[nn{Namespace: ns, Name: string(ref.Name)}]
 			switch {
-			case cm == nil && e.opts.isExternal("ConfigMap", ns, string(ref.Name)):
+			case cm == nil && e.isUnverified("ConfigMap", ns, string(ref.Name)):
 			case cm == nil:
 				p = &problem{string(gwv1.ListenerReasonInvalidCACertificateRef), fmt.Sprintf("ConfigMap %s/%s does not exist", ns, ref.Name),
 					"create the ConfigMap with the client CA bundle in ca.crt, or fix the name"}
@@ -310,7 +311,7 @@ func (e *engine) gatewayClientCertificate(g *GatewayResult) *problem {
 	}
 	s := e.ix.secrets[nn{Namespace: ns, Name: string(ref.Name)}]
 	if s == nil {
-		if e.opts.isExternal("Secret", ns, string(ref.Name)) {
+		if e.isUnverified("Secret", ns, string(ref.Name)) {
 			return nil
 		}
 		return &problem{invalid, fmt.Sprintf("spec.tls.backend.clientCertificateRef: Secret %s/%s does not exist", ns, ref.Name),

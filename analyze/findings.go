@@ -135,7 +135,7 @@ func (e *engine) findings() {
 			switch {
 			case b.External:
 				e.add(Finding{Rule: "reference/External", Severity: SeverityInfo, Object: ref, Source: r.Source, Field: fmt.Sprintf("spec.rules[%d].backendRefs", b.Rule),
-					Message: fmt.Sprintf("backend %s/%s is declared external and was not verified", b.Namespace, b.Ref.Name)})
+					Message: fmt.Sprintf("backend %s/%s is %s: not verified", b.Namespace, b.Ref.Name, b.Unverified)})
 			case b.Service != nil && b.Ref.Port != nil && !servicePort(b.Service, int32(*b.Ref.Port)):
 				e.add(Finding{Rule: "route/BackendPortNotFound", Severity: SeverityWarning, Object: ref, Source: r.Source, Field: fmt.Sprintf("spec.rules[%d].backendRefs", b.Rule),
 					Message: fmt.Sprintf("Service %s/%s has no port %d; traffic to this backend fails", b.Namespace, b.Ref.Name, *b.Ref.Port),
@@ -229,7 +229,7 @@ func (e *engine) listenerFindings(l *ListenerResult, owner model.Ref, src model.
 	for _, cr := range l.Certificates {
 		if cr.External {
 			e.add(Finding{Rule: "reference/External", Severity: SeverityInfo, Object: owner, Source: src, Field: field,
-				Message: fmt.Sprintf("certificate Secret %s is declared external and was not verified", cr.Ref.Name)})
+				Message: fmt.Sprintf("certificate Secret %s/%s is %s: certificate checks skipped", cr.Namespace, cr.Ref.Name, cr.Unverified)})
 		}
 	}
 }

@@ -103,7 +103,7 @@ func (e *engine) trustBundle(mr *MeshResult, refs []gwv1.SecretObjectReference, 
 		}
 		s := e.ix.secrets[nn{Namespace: ns, Name: string(ref.Name)}]
 		if s == nil {
-			if !e.opts.isExternal("Secret", ns, string(ref.Name)) {
+			if !e.isUnverified("Secret", ns, string(ref.Name)) {
 				lint("ocg/TrustBundleNotFound", SeverityError, where+" does not exist", "create it with the CA certificate(s) in ca.crt")
 			}
 			continue

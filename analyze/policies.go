@@ -210,7 +210,7 @@ func (e *engine) policyConditions(pr *PolicyResult, winner *PolicyResult) {
 		}
 		svc := e.ix.services[nn{Namespace: o.Namespace, Name: string(t.Name)}]
 		if svc == nil {
-			if !e.opts.isExternal("Service", o.Namespace, string(t.Name)) {
+			if !e.isUnverified("Service", o.Namespace, string(t.Name)) {
 				pr.Lints = append(pr.Lints, Lint{Rule: "backendtlspolicy/TargetNotFound", Severity: SeverityWarning,
 					Message: fmt.Sprintf("targetRefs[%d]: Service %s/%s is not in the input", i, o.Namespace, t.Name),
 					Fix:     "fix the name (the Service must be in the policy's namespace), or declare it with --external"})
@@ -299,7 +299,7 @@ func (e *engine) policyConditions(pr *PolicyResult, winner *PolicyResult) {
 			p = &problem{string(gwv1.BackendTLSPolicyReasonInvalidKind), fmt.Sprintf("caCertificateRefs[%d] is a %s; only core ConfigMaps are supported", i, groupKindString(group, kind)),
 				"reference a ConfigMap holding the CA certificate in ca.crt"}
 		} else if cm := e.ix.configMaps[nn{Namespace: o.Namespace, Name: string(ref.Name)}]; cm == nil {
-			if !e.opts.isExternal("ConfigMap", o.Namespace, string(ref.Name)) {
+			if !e.isUnverified("ConfigMap", o.Namespace, string(ref.Name)) {
 				p = &problem{string(gwv1.BackendTLSPolicyReasonInvalidCACertificateRef), fmt.Sprintf("caCertificateRefs[%d]: ConfigMap %s/%s does not exist", i, o.Namespace, ref.Name),
 					"create the ConfigMap with the backend's CA certificate in ca.crt, or fix the name"}
 			}

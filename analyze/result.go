@@ -196,8 +196,10 @@ type BackendResult struct {
 	Ref       gwv1.BackendRef
 	Namespace string
 	Service   *model.Service // nil when not a Service or not found
-	External  bool           // declared external, not verified
-	Problem   *Condition     // nil when it resolved
+	External  bool           // declared external or not readable: not verified
+	// Unverified says why an External backend was not checked.
+	Unverified string
+	Problem    *Condition // nil when it resolved
 	// Policy is the accepted BackendTLSPolicy that applies to this backend (one
 	// naming the Service port by sectionName wins over one on the whole Service).
 	Policy *PolicyResult
@@ -209,7 +211,9 @@ type CertificateRef struct {
 	Namespace string
 	Secret    *model.Secret
 	External  bool
-	Problem   string
+	// Unverified says why an External certificate was not checked.
+	Unverified string
+	Problem    string
 	// Chain is the parsed tls.crt, leaf first, when the Secret holds a usable key pair.
 	Chain []*x509.Certificate
 }

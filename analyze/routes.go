@@ -594,8 +594,8 @@ func (e *engine) resolveBackend(r *model.Route, rule int, ref gwv1.BackendRef, r
 	name := string(ref.Name)
 	switch {
 	case group != "" || kind != "Service":
-		if e.opts.isExternal(kind, ns, name) {
-			br.External = true
+		if ok, why := e.unverified(kind, ns, name); ok {
+			br.External, br.Unverified = true, why
 			return br
 		}
 		return fail(gwv1.RouteReasonInvalidKind, fmt.Sprintf("backendRef %s %s/%s: kind %s is not supported", groupKindString(group, kind), ns, name, groupKindString(group, kind)),
@@ -607,8 +607,8 @@ func (e *engine) resolveBackend(r *model.Route, rule int, ref gwv1.BackendRef, r
 	}
 	svc := e.ix.services[nn{Namespace: ns, Name: name}]
 	if svc == nil {
-		if e.opts.isExternal("Service", ns, name) {
-			br.External = true
+		if ok, why := e.unverified("Service", ns, name); ok {
+			br.External, br.Unverified = true, why
 			return br
 		}
 		return fail(gwv1.RouteReasonBackendNotFound, fmt.Sprintf("backendRef Service %s/%s does not exist", ns, name),

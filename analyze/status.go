@@ -150,7 +150,7 @@ func (e *engine) parametersProblem(g *GatewayResult) *problem {
 	}
 	ref := gw.Spec.Infrastructure.ParametersRef
 	group, kind, name := string(ref.Group), string(ref.Kind), ref.Name
-	if e.opts.isExternal(kind, gw.Namespace, name) {
+	if e.isUnverified(kind, gw.Namespace, name) {
 		return nil
 	}
 	found := false

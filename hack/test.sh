@@ -6,11 +6,22 @@
 #   ./hack/test.sh --quick    skip the conformance corpus
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Independent TLS clients and a TLS server for the probe tests (Debian packages).
+need=""; for p in openssl curl nginx; do command -v $p >/dev/null || need="$need $p"; done
+if [ -n "$need" ]; then
+  { [ "$(id -u)" = 0 ] && apt-get update -qq && apt-get install -y -qq $need >/dev/null; } \
+    || echo "could not install$need: the tests that need them will skip" >&2
+fi
 
 quick=false
 [ "${1:-}" = "--quick" ] && quick=true
 
 step() { printf '\n==> %s\n' "$*"; }
+
+# graphviz: TestGraphDOTRendersWithGraphviz renders `render graph -o dot` with dot -Tsvg
+# (it skips without dot). Installed when missing and we may (root); never fatal.
+command -v dot >/dev/null || { [ "$(id -u)" = 0 ] && (apt-get update -qq && apt-get install -y -qq graphviz >/dev/null); } \
+  || echo "graphviz (dot) not installed: the DOT rendering test will skip" >&2
 
 step "toolchain: $(go version)"
 # Every k8s.io module must stay on one minor (DESIGN: v0.36.x pairs with gateway-api v1.6.x).
@@ -44,6 +55,29 @@ fi
 grep -E '^(ok|FAIL|\?)\s' "$log"
 passed=$(grep -cE '^\s*--- PASS' "$log" || true)
 skipped=$(grep -cE '^\s*--- SKIP' "$log" || true)
+
+step "benchmarks at the 1k size (so they cannot rot; docs/performance.md has the large sizes)"
+go test -run '^$' -bench '/1k$' -benchtime 1x -benchmem ./load ./analyze ./cmd/gwtls | grep -E '^(Benchmark|ok|FAIL)'
+
+step "cluster mode against a real kube-apiserver (hack/apiserver.sh; cold build ~11 min, then cached)"
+./hack/apiserver.sh build
+cluster_tmp=$(mktemp -d)
+export GWTLS_CLUSTER_STATE=$cluster_tmp/cluster
+trap 'rm -f "$log"; ./hack/apiserver.sh stop || true; rm -rf "$cluster_tmp"' EXIT
+./hack/apiserver.sh start
+if ! GWTLS_CLUSTER_TESTS=1 go test -count=1 -v ./e2e -run Cluster > "$log" 2>&1; then
+  grep -E '^(FAIL|ok|---|panic|\s+.*_test\.go)' "$log" | grep -v -- '--- PASS' | tail -80
+  echo "cluster tests failed" >&2
+  exit 1
+fi
+grep -E '^(ok|FAIL)\s' "$log"
+if grep -qE '^\s*--- SKIP' "$log"; then
+  grep -E -A1 '^\s*--- SKIP' "$log" >&2
+  echo "cluster tests skipped although a cluster was started" >&2
+  exit 1
+fi
+passed=$((passed + $(grep -cE '^\s*--- PASS' "$log" || true)))
+./hack/apiserver.sh stop
 
 if ! $quick; then
   step "conformance corpus (../shared/tools/conformance-check)"

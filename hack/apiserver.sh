@@ -1,0 +1,260 @@
+#!/usr/bin/env bash
+# A real kube-apiserver (+ etcd) on 127.0.0.1 for the cluster-mode end-to-end tests.
+#
+#   hack/apiserver.sh build   build kube-apiserver (once per version, cached outside the repo)
+#   hack/apiserver.sh start   start etcd + kube-apiserver, install the Gateway API CRDs,
+#                             write kubeconfigs; prints the state dir and kubeconfig paths
+#   hack/apiserver.sh stop    stop kube-apiserver, then etcd; remove the state
+#   hack/apiserver.sh env     print GWTLS_CLUSTER_STATE=... (the state dir)
+#
+# State dir: $GWTLS_CLUSTER_STATE (default ${TMPDIR:-/tmp}/kubectl-gwtls-cluster), holding
+#   admin.kubeconfig       system:masters client certificate
+#   restricted.kubeconfig  user "gwtls-restricted", no permissions of its own (the tests
+#                          grant it a namespaced Role)
+#   nocrd.kubeconfig       admin of a second kube-apiserver (same etcd, another prefix)
+#                          that never gets the Gateway API CRDs
+# etcd data lives under /dev/shm. The kube-apiserver binary is cached in
+# ${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-gwtls/kube-apiserver-$K8S_VERSION.
+set -euo pipefail
+
+K8S_VERSION=v1.36.3
+GATEWAY_API_VERSION=v1.6.3
+here=$(cd "$(dirname "$0")" && pwd)
+cache=${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-gwtls
+bin=$cache/kube-apiserver-$K8S_VERSION
+state=${GWTLS_CLUSTER_STATE:-${TMPDIR:-/tmp}/kubectl-gwtls-cluster}
+
+log() { printf 'apiserver.sh: %s\n' "$*" >&2; }
+die() { log "$*"; exit 1; }
+
+build() {
+  if [ -x "$bin" ]; then
+    log "cached: $bin"
+    return
+  fi
+  mkdir -p "$cache"
+  log "building kube-apiserver $K8S_VERSION into $bin (cold build: ~11 min on 2 cores)"
+  local start=$SECONDS
+  (cd "$here/kube-apiserver" &&
+    CGO_ENABLED=0 nice -n 10 go build -trimpath -o "$bin.tmp" k8s.io/kubernetes/cmd/kube-apiserver)
+  mv "$bin.tmp" "$bin"
+  log "built in $((SECONDS - start))s"
+}
+
+
+# free_port prints a TCP port on 127.0.0.1 that nothing listens on.
+free_port() {
+  local p
+  for _ in $(seq 100); do
+    p=$((20000 + RANDOM % 40000))
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+      echo "$p"
+      return
+    fi
+  done
+  die "no free port found"
+}
+
+ensure_etcd() {
+  command -v etcd >/dev/null && return
+  log "etcd missing: installing Debian's etcd-server"
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  $sudo apt-get update -qq >&2
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq etcd-server >&2
+  command -v etcd >/dev/null || die "etcd still missing after installing etcd-server"
+}
+
+# certs writes a CA, a serving certificate for 127.0.0.1, client certificates for
+# the admin (system:masters) and the restricted identity, and a service-account key.
+certs() {
+  local d=$state/pki
+  mkdir -p "$d"
+  cd "$d"
+  openssl ecparam -name prime256v1 -genkey -noout -out ca.key 2>/dev/null
+  openssl req -x509 -new -key ca.key -subj /CN=gwtls-e2e-ca -days 2 -out ca.crt 2>/dev/null
+  leaf() { # name subject extensions
+    openssl ecparam -name prime256v1 -genkey -noout -out "$1.key" 2>/dev/null
+    openssl req -new -key "$1.key" -subj "$2" -out "$1.csr" 2>/dev/null
+    printf '%s\n' "$3" > "$1.ext"
+    openssl x509 -req -in "$1.csr" -CA ca.crt -CAkey ca.key -CAcreateserial -days 2 -extfile "$1.ext" -out "$1.crt" 2>/dev/null
+  }
+  leaf serving /CN=kube-apiserver "$(printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\nkeyUsage=critical,digitalSignature')"
+  leaf admin "/O=system:masters/CN=gwtls-admin" "$(printf 'extendedKeyUsage=clientAuth\nkeyUsage=critical,digitalSignature')"
+  leaf restricted "/CN=gwtls-restricted" "$(printf 'extendedKeyUsage=clientAuth\nkeyUsage=critical,digitalSignature')"
+  openssl genrsa -out sa.key 2048 2>/dev/null
+  openssl rsa -in sa.key -pubout -out sa.pub 2>/dev/null
+  cd - >/dev/null
+}
+
+kubeconfig() { # file port user
+  cat > "$1" <<KC
+apiVersion: v1
+kind: Config
+clusters:
+- name: gwtls-e2e
+  cluster:
+    server: https://127.0.0.1:$2
+    certificate-authority: $state/pki/ca.crt
+users:
+- name: $3
+  user:
+    client-certificate: $state/pki/$3.crt
+    client-key: $state/pki/$3.key
+contexts:
+- name: gwtls-e2e
+  context:
+    cluster: gwtls-e2e
+    user: $3
+    namespace: default
+current-context: gwtls-e2e
+KC
+}
+
+# apiserver NAME PORT ETCD_PREFIX starts a kube-apiserver in the background.
+apiserver() {
+  "$bin" \
+    --bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$2" \
+    --etcd-servers="http://127.0.0.1:$(cat "$state/etcd.port")" --etcd-prefix="$3" \
+    --tls-cert-file="$state/pki/serving.crt" --tls-private-key-file="$state/pki/serving.key" \
+    --client-ca-file="$state/pki/ca.crt" \
+    --authorization-mode=RBAC \
+    --service-account-issuer=https://kubernetes.default.svc.cluster.local \
+    --service-account-key-file="$state/pki/sa.pub" \
+    --service-account-signing-key-file="$state/pki/sa.key" \
+    --service-cluster-ip-range=10.96.0.0/24 \
+    --profiling=false --v=1 \
+    >"$state/$1.log" 2>&1 &
+  echo $! > "$state/$1.pid"
+  echo "$2" > "$state/$1.port"
+}
+
+# curl_api NAME ARGS... talks to an apiserver as the admin.
+curl_api() {
+  local name=$1 path=$2
+  shift 2
+  curl -sS --cacert "$state/pki/ca.crt" --cert "$state/pki/admin.crt" --key "$state/pki/admin.key" \
+    "$@" "https://127.0.0.1:$(cat "$state/$name.port")$path"
+}
+
+wait_ready() { # NAME
+  for _ in $(seq 240); do
+    if [ "$(curl_api "$1" /readyz -o /dev/null -w '%{http_code}' 2>/dev/null)" = 200 ]; then
+      return
+    fi
+    kill -0 "$(cat "$state/$1.pid")" 2>/dev/null || { tail -30 "$state/$1.log" >&2; die "$1 exited"; }
+    sleep 0.5
+  done
+  tail -30 "$state/$1.log" >&2
+  die "$1 not ready after 120s"
+}
+
+# crds installs the Gateway API CRDs (experimental channel) with server-side apply.
+crds() { # NAME
+  local dir
+  dir=$(cd "$here/kube-apiserver" && GOFLAGS=-mod=mod go mod download -json "sigs.k8s.io/gateway-api@$GATEWAY_API_VERSION" |
+    sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+  [ -d "$dir/config/crd/experimental" ] || die "gateway-api $GATEWAY_API_VERSION not in the module cache ($dir)"
+  local f base name code
+  for f in "$dir"/config/crd/experimental/gateway.networking.k8s.io_*.yaml; do
+    base=$(basename "$f" .yaml)
+    case "$base" in *_vap_*) continue ;; esac
+    name="${base#*_}.${base%%_*}" # gateway.networking.k8s.io_gateways -> gateways.gateway.networking.k8s.io
+    code=$(grep -v '^---$' "$f" | curl_api "$1" "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/$name?fieldManager=gwtls-e2e&force=true" \
+      -X PATCH -H 'Content-Type: application/apply-patch+yaml' --data-binary @- -o "$state/crd.out" -w '%{http_code}')
+    [ "$code" = 200 ] || [ "$code" = 201 ] || { cat "$state/crd.out" >&2; die "applying CRD $name: HTTP $code"; }
+  done
+  # Wait until discovery serves every kind in every version the tests use.
+  for _ in $(seq 120); do
+    if curl_api "$1" /apis/gateway.networking.k8s.io/v1 2>/dev/null | grep -q '"listenersets"' &&
+      curl_api "$1" /apis/gateway.networking.k8s.io/v1 2>/dev/null | grep -q '"backendtlspolicies"' &&
+      curl_api "$1" /apis/gateway.networking.k8s.io/v1alpha2 2>/dev/null | grep -q '"tlsroutes"' &&
+      curl_api "$1" /apis/gateway.networking.k8s.io/v1beta1 2>/dev/null | grep -q '"referencegrants"'; then
+      log "Gateway API $GATEWAY_API_VERSION CRDs established"
+      return
+    fi
+    sleep 0.5
+  done
+  die "Gateway API CRDs not served after 60s"
+}
+
+start() {
+  [ -x "$bin" ] || die "no kube-apiserver at $bin: run $0 build first"
+  if [ -f "$state/apiserver.pid" ] && kill -0 "$(cat "$state/apiserver.pid")" 2>/dev/null; then
+    die "already running (state $state); run $0 stop first"
+  fi
+  ensure_etcd
+  rm -rf "$state"
+  mkdir -p "$state"
+  local t0=$SECONDS
+  certs
+  local data etcd_port peer_port
+  data=$(mktemp -d /dev/shm/gwtls-etcd.XXXXXX)
+  echo "$data" > "$state/etcd.data"
+  etcd_port=$(free_port)
+  peer_port=$(free_port)
+  echo "$etcd_port" > "$state/etcd.port"
+  etcd --name gwtls-e2e --data-dir "$data" \
+    --listen-client-urls "http://127.0.0.1:$etcd_port" --advertise-client-urls "http://127.0.0.1:$etcd_port" \
+    --listen-peer-urls "http://127.0.0.1:$peer_port" --initial-advertise-peer-urls "http://127.0.0.1:$peer_port" \
+    --initial-cluster "gwtls-e2e=http://127.0.0.1:$peer_port" --log-level warn \
+    >"$state/etcd.log" 2>&1 &
+  echo $! > "$state/etcd.pid"
+  for _ in $(seq 60); do
+    curl -sf "http://127.0.0.1:$etcd_port/health" >/dev/null 2>&1 && break
+    sleep 0.5
+  done
+  curl -sf "http://127.0.0.1:$etcd_port/health" >/dev/null || { tail -20 "$state/etcd.log" >&2; die "etcd not healthy"; }
+
+  # "apiserver" gets the Gateway API CRDs; "nocrd" shares etcd under another prefix
+  # and never gets them (the tests' cluster without the Gateway API).
+  apiserver apiserver "$(free_port)" /registry
+  apiserver nocrd "$(free_port)" /registry-nocrd
+  wait_ready apiserver
+  wait_ready nocrd
+  crds apiserver
+  kubeconfig "$state/admin.kubeconfig" "$(cat "$state/apiserver.port")" admin
+  kubeconfig "$state/restricted.kubeconfig" "$(cat "$state/apiserver.port")" restricted
+  kubeconfig "$state/nocrd.kubeconfig" "$(cat "$state/nocrd.port")" admin
+  log "ready in $((SECONDS - t0))s"
+  echo "GWTLS_CLUSTER_STATE=$state"
+  echo "admin:      $state/admin.kubeconfig"
+  echo "restricted: $state/restricted.kubeconfig"
+  echo "nocrd:      $state/nocrd.kubeconfig"
+}
+
+stop_pid() { # FILE
+  [ -f "$1" ] || return 0
+  local pid
+  pid=$(cat "$1")
+  if kill -0 "$pid" 2>/dev/null; then
+    kill "$pid"
+    for _ in $(seq 100); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.1
+    done
+    kill -0 "$pid" 2>/dev/null && kill -9 "$pid"
+  fi
+  rm -f "$1"
+}
+
+stop() {
+  [ -d "$state" ] || return 0
+  # The apiservers before etcd, so they do not spin on a vanished backend.
+  stop_pid "$state/apiserver.pid"
+  stop_pid "$state/nocrd.pid"
+  stop_pid "$state/etcd.pid"
+  if [ -f "$state/etcd.data" ]; then
+    case "$(cat "$state/etcd.data")" in /dev/shm/gwtls-etcd.*) rm -rf "$(cat "$state/etcd.data")" ;; esac
+  fi
+  rm -rf "$state"
+  log "stopped"
+}
+
+case "${1:-}" in
+  build) build ;;
+  start) start ;;
+  stop) stop ;;
+  env) echo "GWTLS_CLUSTER_STATE=$state" ;;
+  *) die "usage: $0 build|start|stop|env" ;;
+esac
