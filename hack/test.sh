@@ -91,4 +91,4 @@ if ! $quick; then
 fi
 
 step "summary"
-echo "go tests (with subtests): $passed passed, 0 failed, $skipped skipped"
+echo "tests: $passed passed, 0 failed, $skipped skipped"
