@@ -56,7 +56,7 @@ func (e *engine) attach(rr *RouteResult, i int, ref gwv1.ParentReference) *Paren
 	routeNS := r.ObjectMeta.Namespace
 	group, kind := string(*pr.Ref.Group), string(*pr.Ref.Kind)
 	ns := namespaceOr(ref.Namespace, routeNS)
-	parentName := fmt.Sprintf("%s %s/%s", kind, ns, ref.Name)
+	pname := func() string { return kind + " " + ns + "/" + string(ref.Name) } // for messages only
 	step := func(rule string, passed bool, detail, fix string, inputs map[string]string) {
 		if !e.opts.Trace {
 			return
@@ -64,7 +64,7 @@ func (e *engine) attach(rr *RouteResult, i int, ref gwv1.ParentReference) *Paren
 		if passed {
 			fix = ""
 		}
-		pr.Trace = append(pr.Trace, Step{Rule: rule, Subject: parentName, Passed: passed, Detail: detail, Fix: fix, Inputs: inputs})
+		pr.Trace = append(pr.Trace, Step{Rule: rule, Subject: pname(), Passed: passed, Detail: detail, Fix: fix, Inputs: inputs})
 	}
 	reject := func(reason gwv1.RouteConditionReason, msg, fix string) *ParentResult {
 		pr.Conditions = []Condition{
@@ -87,13 +87,13 @@ func (e *engine) attach(rr *RouteResult, i int, ref gwv1.ParentReference) *Paren
 			// condition stays for findings and explain.
 			pr.Written = false
 			fix := "check parentRefs[].name and namespace, or include the Gateway in the input"
-			step("route.parentRef.exists", false, fmt.Sprintf("%s is not in the input", parentName), fix, nil)
-			return reject(gwv1.RouteReasonNoMatchingParent, fmt.Sprintf("%s not found", parentName), fix)
+			step("route.parentRef.exists", false, fmt.Sprintf("%s is not in the input", pname()), fix, nil)
+			return reject(gwv1.RouteReasonNoMatchingParent, fmt.Sprintf("%s not found", pname()), fix)
 		}
 		pr.Gateway, pr.Controller = gw, gw.Controller
 		if c := Find(gw.Conditions, "Accepted"); c != nil && c.Status != "True" {
-			step("route.parentRef.accepted", false, fmt.Sprintf("%s is not accepted: %s", parentName, c.Message), c.Fix, nil)
-			return reject(gwv1.RouteReasonNoMatchingParent, fmt.Sprintf("%s is not accepted: %s", parentName, c.Message), c.Fix)
+			step("route.parentRef.accepted", false, fmt.Sprintf("%s is not accepted: %s", pname(), c.Message), c.Fix, nil)
+			return reject(gwv1.RouteReasonNoMatchingParent, fmt.Sprintf("%s is not accepted: %s", pname(), c.Message), c.Fix)
 		}
 		candidates = gw.Listeners
 	case group == gwv1.GroupName && kind == "ListenerSet":
@@ -105,8 +105,8 @@ func (e *engine) attach(rr *RouteResult, i int, ref gwv1.ParentReference) *Paren
 			}
 			pr.Written = false
 			fix := "check parentRefs[].name and namespace, or include the ListenerSet in the input"
-			step("route.parentRef.exists", false, fmt.Sprintf("%s is not in the input", parentName), fix, nil)
-			return reject(gwv1.RouteReasonNoMatchingParent, fmt.Sprintf("%s not found", parentName), fix)
+			step("route.parentRef.exists", false, fmt.Sprintf("%s is not in the input", pname()), fix, nil)
+			return reject(gwv1.RouteReasonNoMatchingParent, fmt.Sprintf("%s not found", pname()), fix)
 		}
 		pr.ListenerSet, pr.Gateway = ls, ls.Parent
 		if ls.Parent != nil {
@@ -114,8 +114,8 @@ func (e *engine) attach(rr *RouteResult, i int, ref gwv1.ParentReference) *Paren
 		}
 		if !IsTrue(ls.Conditions, "Accepted") {
 			c := Find(ls.Conditions, "Accepted")
-			step("route.parentRef.accepted", false, fmt.Sprintf("%s is not accepted: %s", parentName, c.Message), c.Fix, nil)
-			return reject(gwv1.RouteReasonNoMatchingParent, fmt.Sprintf("%s is not accepted: %s", parentName, c.Message), c.Fix)
+			step("route.parentRef.accepted", false, fmt.Sprintf("%s is not accepted: %s", pname(), c.Message), c.Fix, nil)
+			return reject(gwv1.RouteReasonNoMatchingParent, fmt.Sprintf("%s is not accepted: %s", pname(), c.Message), c.Fix)
 		}
 		candidates = ls.Listeners
 	default:
@@ -125,7 +125,7 @@ func (e *engine) attach(rr *RouteResult, i int, ref gwv1.ParentReference) *Paren
 		return pr
 	}
 	if e.opts.Trace {
-		step("route.parentRef.exists", true, parentName+" found", "", nil)
+		step("route.parentRef.exists", true, pname()+" found", "", nil)
 	}
 
 	if len(rr.InvalidHostnames) > 0 {
@@ -138,20 +138,23 @@ func (e *engine) attach(rr *RouteResult, i int, ref gwv1.ParentReference) *Paren
 	// sectionName and port select listeners by name and port (ParentReference).
 	if ref.SectionName != nil && *ref.SectionName != "" {
 		want := string(*ref.SectionName)
-		var names []string
 		var kept []*ListenerResult
 		for _, l := range candidates {
-			names = append(names, l.Name())
 			if l.Name() == want {
-				kept = append(kept, l)
+				kept = append(kept, l) // names are unique per Gateway or ListenerSet
+				break
 			}
 		}
 		if len(kept) == 0 {
+			names := make([]string, len(candidates))
+			for i, l := range candidates {
+				names[i] = l.Name()
+			}
 			fix := fmt.Sprintf("set sectionName to one of: %s", strings.Join(names, ", "))
 			if s := closest(want, names); s != "" {
 				fix = fmt.Sprintf("did you mean sectionName %q?", s)
 			}
-			msg := fmt.Sprintf("%s has no listener named %q", parentName, want)
+			msg := fmt.Sprintf("%s has no listener named %q", pname(), want)
 			step("route.parentRef.sectionName", false, msg, fix, map[string]string{"sectionName": want, "listeners": strings.Join(names, ",")})
 			return reject(gwv1.RouteReasonNoMatchingParent, msg, fix)
 		}
@@ -171,9 +174,9 @@ func (e *engine) attach(rr *RouteResult, i int, ref gwv1.ParentReference) *Paren
 			}
 		}
 		if len(kept) == 0 {
-			msg := fmt.Sprintf("%s has no listener on port %d", parentName, want)
+			msg := fmt.Sprintf("%s has no listener on port %d", pname(), want)
 			if ref.SectionName != nil {
-				msg = fmt.Sprintf("listener %q of %s is not on port %d", *ref.SectionName, parentName, want)
+				msg = fmt.Sprintf("listener %q of %s is not on port %d", *ref.SectionName, pname(), want)
 			}
 			fix := fmt.Sprintf("set port to one of: %s, or remove it", strings.Join(uniq(ports), ", "))
 			step("route.parentRef.port", false, msg, fix, map[string]string{"port": fmt.Sprint(want)})
@@ -285,7 +288,7 @@ func (e *engine) attach(rr *RouteResult, i int, ref gwv1.ParentReference) *Paren
 	case len(notAccepted) > 0:
 		return reject(gwv1.RouteReasonNoMatchingParent, fmt.Sprintf("listeners %s are not accepted", listenerNames(notAccepted)), notAcceptedStep(notAccepted[0]).Fix)
 	}
-	return reject(gwv1.RouteReasonNoMatchingParent, parentName+" has no listeners", "add a listener to the parent")
+	return reject(gwv1.RouteReasonNoMatchingParent, pname()+" has no listeners", "add a listener to the parent")
 }
 
 func listenerNames(ls []*ListenerResult) string {

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -116,12 +117,63 @@ func NewReport(res *analyze.Result) Report {
 	return r
 }
 
-// JSON writes the report.
+// JSON writes the report: the summary indented, and each finding and listener as
+// one compact line. Large reports (100k routes make 50 MB) then stream through a
+// small buffer instead of being built and re-indented whole; `jq .` pretty-prints.
 func (r Report) JSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
+	bw := bufio.NewWriterSize(w, 1<<16)
+	var line bytes.Buffer
+	enc := json.NewEncoder(&line)
 	enc.SetEscapeHTML(false)
-	return enc.Encode(r)
+	field := func(name string, v any, last bool) {
+		fmt.Fprintf(bw, "  %q: ", name)
+		b, _ := json.MarshalIndent(v, "  ", "  ")
+		bw.Write(b)
+		if !last {
+			bw.WriteString(",")
+		}
+		bw.WriteString("\n")
+	}
+	array := func(name string, n int, item func(i int) any, last bool) error {
+		fmt.Fprintf(bw, "  %q: [", name)
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				bw.WriteString(",")
+			}
+			bw.WriteString("\n    ")
+			line.Reset()
+			if err := enc.Encode(item(i)); err != nil {
+				return err
+			}
+			bw.Write(bytes.TrimSuffix(line.Bytes(), []byte("\n")))
+		}
+		if n > 0 {
+			bw.WriteString("\n  ")
+		}
+		bw.WriteString("]")
+		if !last {
+			bw.WriteString(",")
+		}
+		bw.WriteString("\n")
+		return nil
+	}
+	bw.WriteString("{\n")
+	field("apiVersion", r.APIVersion, false)
+	field("kind", r.Kind, false)
+	field("summary", r.Summary, false)
+	if err := array("findings", len(r.Findings), func(i int) any { return r.Findings[i] }, false); err != nil {
+		return err
+	}
+	if err := array("listeners", len(r.Listeners), func(i int) any { return r.Listeners[i] }, len(r.Unreadable) == 0); err != nil {
+		return err
+	}
+	if len(r.Unreadable) > 0 {
+		if err := array("unreadable", len(r.Unreadable), func(i int) any { return r.Unreadable[i] }, true); err != nil {
+			return err
+		}
+	}
+	bw.WriteString("}\n")
+	return bw.Flush()
 }
 
 // YAML writes the report.
