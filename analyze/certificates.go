@@ -87,9 +87,19 @@ func parseBundle(data string) caBundle {
 	if data == "" {
 		return caBundle{err: errors.New("ConfigMap has no ca.crt")}
 	}
-	rest := []byte(data)
+	certs, err := parsePEMCertificates([]byte(data))
+	if err != nil {
+		return caBundle{err: fmt.Errorf("ca.crt %v", err)}
+	}
+	return caBundle{certs: certs}
+}
+
+// parsePEMCertificates parses every CERTIFICATE block of a PEM bundle, skipping
+// other block types; it fails on a certificate that does not parse or when there
+// is none. Errors never quote the data.
+func parsePEMCertificates(data []byte) ([]*x509.Certificate, error) {
 	var certs []*x509.Certificate
-	for {
+	for rest := data; ; {
 		var block *pem.Block
 		block, rest = pem.Decode(rest)
 		if block == nil {
@@ -100,14 +110,14 @@ func parseBundle(data string) caBundle {
 		}
 		cert, err := x509.ParseCertificate(block.Bytes)
 		if err != nil {
-			return caBundle{err: fmt.Errorf("ca.crt holds a certificate that does not parse: %v", err)}
+			return nil, fmt.Errorf("holds a certificate that does not parse: %v", err)
 		}
 		certs = append(certs, cert)
 	}
 	if len(certs) == 0 {
-		return caBundle{err: errors.New("ca.crt holds no PEM certificate")}
+		return nil, errors.New("holds no PEM certificate")
 	}
-	return caBundle{certs: certs}
+	return certs, nil
 }
 
 // resolveCertificates resolves a terminating listener's certificateRefs

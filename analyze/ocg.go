@@ -3,9 +3,7 @@ package analyze
 import (
 	"crypto/x509"
 	"encoding/json"
-	"encoding/pem"
 	"fmt"
-	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -112,21 +110,16 @@ func (e *engine) trustBundle(mr *MeshResult, refs []gwv1.SecretObjectReference, 
 		if len(data) == 0 {
 			data = s.Obj.Data["tls.crt"]
 		}
-		var cas int
-		for rest := data; ; {
-			var block *pem.Block
-			block, rest = pem.Decode(rest)
-			if block == nil {
-				break
-			}
-			if block.Type != "CERTIFICATE" {
-				continue
-			}
-			c, err := x509.ParseCertificate(block.Bytes)
-			if err != nil {
-				lint("ocg/TrustBundleInvalid", SeverityError, fmt.Sprintf("%s holds a certificate that does not parse: %v", where, err), "put PEM CA certificates in ca.crt")
-				continue
-			}
+		if len(data) == 0 {
+			lint("ocg/TrustBundleInvalid", SeverityError, where+" has neither ca.crt nor tls.crt", "put PEM CA certificates in ca.crt")
+			continue
+		}
+		certs, err := parsePEMCertificates(data)
+		if err != nil {
+			lint("ocg/TrustBundleInvalid", SeverityError, where+" "+err.Error(), "put PEM CA certificates in ca.crt")
+			continue
+		}
+		for _, c := range certs {
 			switch {
 			case !c.IsCA:
 				lint("ocg/TrustBundleNotCA", SeverityError, fmt.Sprintf("%s holds %q, which is not a CA certificate", where, c.Subject.CommonName),
@@ -137,13 +130,7 @@ func (e *engine) trustBundle(mr *MeshResult, refs []gwv1.SecretObjectReference, 
 				lint("ocg/TrustBundleExpired", SeverityError, fmt.Sprintf("%s: CA %q is not valid before %s", where, c.Subject.CommonName, c.NotBefore.UTC().Format("2006-01-02")), "check the CA's validity")
 			default:
 				mr.TrustBundle = append(mr.TrustBundle, c)
-				cas++
 			}
-		}
-		if cas == 0 && len(data) > 0 && !strings.Contains(string(data), "CERTIFICATE") {
-			lint("ocg/TrustBundleInvalid", SeverityError, where+" has no PEM certificate in ca.crt or tls.crt", "put PEM CA certificates in ca.crt")
-		} else if len(data) == 0 {
-			lint("ocg/TrustBundleInvalid", SeverityError, where+" has neither ca.crt nor tls.crt", "put PEM CA certificates in ca.crt")
 		}
 	}
 }
