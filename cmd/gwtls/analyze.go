@@ -87,11 +87,10 @@ func (o *AnalyzeOptions) Validate() error {
 
 // Run loads, analyzes and prints.
 func (o *AnalyzeOptions) Run(cmd *cobra.Command) error {
-	m, err := o.Input.Load(cmd.Context(), o.IOStreams)
+	res, err := o.Input.Result(cmd.Context(), o.IOStreams)
 	if err != nil {
 		return err
 	}
-	res := o.Input.Analyze(m)
 	report := render.NewReport(res)
 	switch o.Output {
 	case "json":
@@ -103,7 +102,7 @@ func (o *AnalyzeOptions) Run(cmd *cobra.Command) error {
 	case "github":
 		err = report.GitHubAnnotations(o.Out)
 	default:
-		skippedSummary(o.ErrOut, m)
+		skippedSummary(o.ErrOut, res.Model)
 		err = report.Table(o.Out, render.Style{Color: useColor(o.Color, o.Out)}, o.Output == "wide")
 	}
 	if err != nil {

@@ -73,12 +73,12 @@ func (o *ExplainOptions) Run(cmd *cobra.Command, arg string) error {
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
-	m, err := o.Input.Load(cmd.Context(), o.IOStreams)
+	o.Input.trace = true
+	res, err := o.Input.Result(cmd.Context(), o.IOStreams)
 	if err != nil {
 		return err
 	}
-	o.Input.trace = true
-	x, err := explain.Explain(o.Input.Analyze(m), ref, explain.Options{Listener: o.Listener})
+	x, err := explain.Explain(res, ref, explain.Options{Listener: o.Listener})
 	var nf *explain.NotFoundError
 	if errors.As(err, &nf) {
 		return usageErrorf("%v (use -n to pick the namespace)", err)

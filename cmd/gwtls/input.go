@@ -154,6 +154,16 @@ func (o *InputOptions) Load(ctx context.Context, streams genericiooptions.IOStre
 	return m, nil
 }
 
+// Result loads the input and runs the engine on it: the pipeline every command
+// starts with. The model is Result.Model.
+func (o *InputOptions) Result(ctx context.Context, streams genericiooptions.IOStreams) (*analyze.Result, error) {
+	m, err := o.Load(ctx, streams)
+	if err != nil {
+		return nil, err
+	}
+	return o.Analyze(m), nil
+}
+
 // Analyze runs the engine with the completed options.
 func (o *InputOptions) Analyze(m *model.Model) *analyze.Result {
 	return analyze.Analyze(m, analyze.Options{Controller: o.Controller, Now: o.now, External: o.external, Features: o.features,

@@ -145,11 +145,10 @@ func (o *ProbeOptions) Validate() error {
 
 // Run probes and prints.
 func (o *ProbeOptions) Run(cmd *cobra.Command) error {
-	m, err := o.Input.Load(cmd.Context(), o.IOStreams)
+	res, err := o.Input.Result(cmd.Context(), o.IOStreams)
 	if err != nil {
 		return err
 	}
-	res := o.Input.Analyze(m)
 	ctx := cmd.Context()
 	if ctx == nil {
 		ctx = context.Background()

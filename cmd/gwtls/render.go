@@ -85,11 +85,11 @@ cert-manager Certificate objects for --issuer.`,
 
 // Run loads, analyzes and prints the plan.
 func (o *RenderPlanOptions) Run(cmd *cobra.Command) error {
-	m, err := o.Input.Load(cmd.Context(), o.IOStreams)
+	res, err := o.Input.Result(cmd.Context(), o.IOStreams)
 	if err != nil {
 		return err
 	}
-	plan := o.Input.Analyze(m).Plan()
+	plan := res.Plan()
 	switch o.Output {
 	case "json":
 		return render.PlanJSON(o.Out, plan)
@@ -149,11 +149,11 @@ func NewCmdRenderStatus(streams genericiooptions.IOStreams, configFlags *generic
 
 // Run loads, analyzes and prints the computed status.
 func (o *RenderStatusOptions) Run(cmd *cobra.Command) error {
-	m, err := o.Input.Load(cmd.Context(), o.IOStreams)
+	res, err := o.Input.Result(cmd.Context(), o.IOStreams)
 	if err != nil {
 		return err
 	}
-	items, err := render.StatusItems(o.Input.Analyze(m))
+	items, err := render.StatusItems(res)
 	if err != nil {
 		return err
 	}

@@ -62,11 +62,11 @@ func (o *RenderGraphOptions) Validate() error {
 
 // Run loads, analyzes and draws.
 func (o *RenderGraphOptions) Run(cmd *cobra.Command) error {
-	m, err := o.Input.Load(cmd.Context(), o.IOStreams)
+	res, err := o.Input.Result(cmd.Context(), o.IOStreams)
 	if err != nil {
 		return err
 	}
-	g := render.NewGraph(o.Input.Analyze(m))
+	g := render.NewGraph(res)
 	if o.Output == "mermaid" {
 		return g.Mermaid(o.Out)
 	}

@@ -63,9 +63,9 @@ func (o *RenderReportOptions) Validate() error {
 
 // Run loads, analyzes and writes the report.
 func (o *RenderReportOptions) Run(cmd *cobra.Command) error {
-	m, err := o.Input.Load(cmd.Context(), o.IOStreams)
+	res, err := o.Input.Result(cmd.Context(), o.IOStreams)
 	if err != nil {
 		return err
 	}
-	return render.Markdown(o.Out, o.Input.Analyze(m), render.MarkdownOptions{SourceURL: o.SourceURL, Title: o.Title})
+	return render.Markdown(o.Out, res, render.MarkdownOptions{SourceURL: o.SourceURL, Title: o.Title})
 }

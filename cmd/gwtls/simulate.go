@@ -93,11 +93,11 @@ func (o *SimulateOptions) Validate() error {
 
 // Run simulates and prints.
 func (o *SimulateOptions) Run(cmd *cobra.Command) error {
-	m, err := o.Input.Load(cmd.Context(), o.IOStreams)
+	res, err := o.Input.Result(cmd.Context(), o.IOStreams)
 	if err != nil {
 		return err
 	}
-	sim := simulate.New(o.Input.Analyze(m))
+	sim := simulate.New(res)
 	var outs []simulate.Outcome
 	var single any
 	if o.All {
