@@ -158,8 +158,7 @@ type RouteResult struct {
 	// Lints are problems of the route's implementation-specific annotations.
 	Lints []Lint
 
-	hostnames  []string          // spec.hostnames as strings
-	inactiveOn []*ListenerResult // listeners the route counts on without attaching
+	hostnames []string // spec.hostnames as strings
 }
 
 // ParentResult is the decision about one parentRef of a route.
@@ -174,6 +173,9 @@ type ParentResult struct {
 	Attachments []*Attachment
 	Conditions  []Condition
 	Trace       []Step
+	// inactive are listeners the route would attach to if they were accepted; they
+	// count the route in attachedRoutes when the parent is accepted.
+	inactive []*ListenerResult
 	// Written is false when no controller in scope would write this parent's status:
 	// the parent belongs to another controller, is not a Gateway API parent, or is
 	// not in the input (then Conditions still say why, for findings and explain).

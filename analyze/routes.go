@@ -2,8 +2,10 @@ package analyze
 
 import (
 	"fmt"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -16,24 +18,89 @@ import (
 // routes attaches every route to the listeners its parentRefs select and resolves
 // its backendRefs. Each parentRef looks up its parent in an index and scans only
 // that parent's listeners, so cost grows with parentRefs, not listeners x routes.
+//
+// Routes are decided on every core: deciding one route reads the listeners, the
+// index and the model, and writes only the route's own result. The caches those
+// reads would fill lazily are filled first, and the listeners' attachment lists
+// are written afterwards in route order, so the Result does not depend on
+// scheduling.
 func (e *engine) routes() {
-	for _, r := range e.res.Model.Routes {
-		rr := &RouteResult{Route: r}
-		if r.HasHostnames() {
-			rr.hostnames = make([]string, len(r.Hostnames))
-			for i, h := range r.Hostnames {
-				rr.hostnames[i] = string(h)
-				if err := hostname.Validate(string(h)); err != nil {
-					rr.InvalidHostnames = append(rr.InvalidHostnames, string(h))
+	routes := e.res.Model.Routes
+	for _, g := range e.res.Gateways {
+		for _, r := range mergedListeners(g) {
+			if r.l.state != nil {
+				r.l.routeNamespaces()
+			}
+		}
+	}
+	for _, r := range routes {
+		e.ix.namespaceLabelSet(r.ObjectMeta.Namespace)
+	}
+
+	results := make([]*RouteResult, len(routes))
+	workers := runtime.GOMAXPROCS(0)
+	if len(routes) < 256 {
+		workers = 1
+	}
+	var wg sync.WaitGroup
+	chunk := (len(routes) + workers - 1) / max(workers, 1)
+	for w := 0; w < workers; w++ {
+		lo, hi := w*chunk, min((w+1)*chunk, len(routes))
+		if lo >= hi {
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := lo; i < hi; i++ {
+				results[i] = e.route(routes[i])
+			}
+		}()
+	}
+	wg.Wait()
+
+	for _, rr := range results {
+		// A route counts once per listener: first where it attached, then where it
+		// would attach if the listener were accepted (ListenerStatus.AttachedRoutes).
+		var seen []*ListenerResult
+		for _, p := range rr.Parents {
+			for _, a := range p.Attachments {
+				if !containsListener(seen, a.Listener) {
+					a.Listener.Attachments = append(a.Listener.Attachments, a)
+					seen = append(seen, a.Listener)
 				}
 			}
 		}
-		e.resolveBackends(rr)
-		for i, ref := range r.ParentRefs {
-			rr.Parents = append(rr.Parents, e.attach(rr, i, ref))
+		for _, p := range rr.Parents {
+			for _, l := range p.inactive {
+				if !containsListener(seen, l) {
+					l.Inactive = append(l.Inactive, rr)
+					seen = append(seen, l)
+				}
+			}
 		}
-		e.res.Routes = append(e.res.Routes, rr)
 	}
+	e.res.Routes = results
+}
+
+// route decides one route: hostnames, backends, then every parentRef.
+func (e *engine) route(r *model.Route) *RouteResult {
+	rr := &RouteResult{Route: r}
+	if r.HasHostnames() {
+		rr.hostnames = make([]string, len(r.Hostnames))
+		for i, h := range r.Hostnames {
+			rr.hostnames[i] = string(h)
+			if err := hostname.Validate(string(h)); err != nil {
+				rr.InvalidHostnames = append(rr.InvalidHostnames, string(h))
+			}
+		}
+	}
+	e.resolveBackends(rr)
+	rr.Parents = make([]*ParentResult, 0, len(r.ParentRefs))
+	for i, ref := range r.ParentRefs {
+		rr.Parents = append(rr.Parents, e.attach(rr, i, ref))
+	}
+	return rr
 }
 
 // parentEcho is the parentRef as the API server stores it (group and kind
@@ -243,17 +310,10 @@ func (e *engine) attach(rr *RouteResult, i int, ref gwv1.ParentReference) *Paren
 		}
 		a := &Attachment{Route: rr, Parent: pr, Listener: l, Hostnames: hosts}
 		pr.Attachments = append(pr.Attachments, a)
-		if !rr.attachedTo(l) {
-			l.Attachments = append(l.Attachments, a)
-		}
 	}
 
 	if len(pr.Attachments) > 0 {
-		for _, l := range inactive {
-			if !rr.countedOn(l) {
-				l.Inactive = append(l.Inactive, rr)
-			}
-		}
+		pr.inactive = inactive
 		names := make([]string, len(pr.Attachments))
 		for i, a := range pr.Attachments {
 			names[i] = a.Listener.Name()
@@ -329,33 +389,6 @@ func hostnameStep(l *ListenerResult, routeHosts, intersected []string) Step {
 	}
 	in["intersected"] = strings.Join(intersected, ",")
 	return Step{Rule: "hostname.intersect", Subject: ln, Inputs: in, Passed: true, Detail: "intersected hostnames: " + describeHosts(intersected)}
-}
-
-// attachedTo reports whether the route already has an attachment on the listener
-// (through another parentRef); a route counts once per listener.
-func (rr *RouteResult) attachedTo(l *ListenerResult) bool {
-	for _, p := range rr.Parents {
-		for _, a := range p.Attachments {
-			if a.Listener == l {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// countedOn reports whether the route already counts on the listener.
-func (rr *RouteResult) countedOn(l *ListenerResult) bool {
-	if rr.attachedTo(l) {
-		return true
-	}
-	for _, x := range rr.inactiveOn {
-		if x == l {
-			return true
-		}
-	}
-	rr.inactiveOn = append(rr.inactiveOn, l)
-	return false
 }
 
 func (e *engine) listenerSetOutOfScope(namespace, name string) bool {

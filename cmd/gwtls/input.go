@@ -45,6 +45,9 @@ type InputOptions struct {
 	caBundle *x509.CertPool
 	// trace asks the engine to record every decision (explain reads them).
 	trace bool
+	// Timings prints how long loading and analysis took to stderr (hidden flag).
+	Timings bool
+	loaded  time.Time
 }
 
 // NewInputOptions returns InputOptions with kubectl's defaults.
@@ -68,6 +71,8 @@ func (o *InputOptions) AddFlags(cmd *cobra.Command) {
 	cmd.Flags().StringArrayVar(&o.External, "external", nil, "a kind (Secret) or object (Secret/NAMESPACE/NAME) that lives outside the input: reported as unverified instead of missing (repeatable)")
 	cmd.Flags().DurationVar(&o.WarnExpiry, "warn-expiry", 30*24*time.Hour, "warn about certificates that expire within this long")
 	cmd.Flags().StringVar(&o.CABundle, "ca-bundle", "", "PEM file of trusted CA certificates: certificate chains must verify against it")
+	cmd.Flags().BoolVar(&o.Timings, "timings", false, "print how long loading, analysis and output took to stderr")
+	_ = cmd.Flags().MarkHidden("timings")
 	cmd.Flags().StringVar(&o.SupportedFeatures, "supported-features", "", "comma-separated Gateway API features the implementation supports (default: a class's status.supportedFeatures, else all)")
 }
 
@@ -157,11 +162,18 @@ func (o *InputOptions) Load(ctx context.Context, streams genericiooptions.IOStre
 // Result loads the input and runs the engine on it: the pipeline every command
 // starts with. The model is Result.Model.
 func (o *InputOptions) Result(ctx context.Context, streams genericiooptions.IOStreams) (*analyze.Result, error) {
+	start := time.Now()
 	m, err := o.Load(ctx, streams)
 	if err != nil {
 		return nil, err
 	}
-	return o.Analyze(m), nil
+	o.loaded = time.Now()
+	res := o.Analyze(m)
+	if o.Timings {
+		fmt.Fprintf(streams.ErrOut, "timings: load %s (%d objects), analyze %s\n",
+			o.loaded.Sub(start).Round(time.Millisecond), m.Len(), time.Since(o.loaded).Round(time.Millisecond))
+	}
+	return res, nil
 }
 
 // Analyze runs the engine with the completed options.
