@@ -3,6 +3,7 @@ package probe_test
 import (
 	"crypto/tls"
 	"crypto/x509"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -74,42 +75,15 @@ func (k *pki) leaf(names ...string) *testcert.Cert {
 }
 
 // mixedGateway is GEP-2643's "TLSRoute + Mixed Termination" example
-// (000_e099d25df0821912.txt): on port 443 a terminating listener for
-// rtmp.example.com and a passthrough listener for direct.example.com.
+// (testdata/gep2643/mixed-termination.yaml): on port 443 a terminating listener for
+// rtmp.example.com and a passthrough listener for direct.example.com, with the
+// terminating listener's certificate signed by the test CA.
 func mixedGateway(k *pki) []string {
-	return []string{class, `apiVersion: gateway.networking.k8s.io/v1
-kind: Gateway
-metadata: {name: gateway-tlsroute, namespace: default}
-spec:
-  gatewayClassName: gc
-  listeners:
-  - name: terminatelistener
-    port: 443
-    protocol: TLS
-    hostname: rtmp.example.com
-    allowedRoutes: {namespaces: {from: Same}, kinds: [{kind: TLSRoute}]}
-    tls: {mode: Terminate, certificateRefs: [{name: listener, kind: Secret}]}
-  - name: passthroughlistener
-    port: 443
-    protocol: TLS
-    hostname: direct.example.com
-    allowedRoutes: {namespaces: {from: Same}, kinds: [{kind: TLSRoute}]}
-    tls: {mode: Passthrough}`, `apiVersion: gateway.networking.k8s.io/v1alpha3
-kind: TLSRoute
-metadata: {name: my-tls-route, namespace: default}
-spec:
-  parentRefs: [{name: gateway-tlsroute}]
-  hostnames: [direct.example.com]
-  rules: [{backendRefs: [{name: tls-backend, port: 443}]}]`, `apiVersion: gateway.networking.k8s.io/v1alpha3
-kind: TLSRoute
-metadata: {name: my-rtmp-route, namespace: default}
-spec:
-  parentRefs: [{name: gateway-tlsroute}]
-  hostnames: [rtmp.example.com]
-  rules: [{backendRefs: [{name: rtmp-backend, port: 12345}]}]`,
-		service("tls-backend", 443), service("rtmp-backend", 12345),
-		testcert.SecretYAML("default", "listener", []*testcert.Cert{k.leaf("rtmp.example.com"), k.ca}),
+	data, err := os.ReadFile("../testdata/gep2643/mixed-termination.yaml")
+	if err != nil {
+		panic(err)
 	}
+	return []string{string(data), testcert.SecretYAML("default", "listener", []*testcert.Cert{k.leaf("rtmp.example.com"), k.ca})}
 }
 
 // shopGateway is an HTTPS listener for *.example.com with one HTTPRoute for

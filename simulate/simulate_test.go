@@ -2,6 +2,7 @@ package simulate_test
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -168,43 +169,14 @@ func TestSNIAndHostTables(t *testing.T) {
 }
 
 // mixedGateway is GEP-2643's "TLSRoute + Mixed Termination" example
-// (000_e099d25df0821912.txt): one port, a terminating and a passthrough TLS listener.
+// (testdata/gep2643/mixed-termination.yaml) with the terminating listener's Secret.
 func mixedGateway() []string {
-	leaf := testcert.Must(testcert.Options{CommonName: "rtmp.example.com", DNSNames: []string{"rtmp.example.com"}}, nil)
-	return []string{class, `apiVersion: gateway.networking.k8s.io/v1
-kind: Gateway
-metadata: {name: gateway-tlsroute, namespace: default}
-spec:
-  gatewayClassName: gc
-  listeners:
-  - name: terminatelistener
-    port: 443
-    protocol: TLS
-    hostname: rtmp.example.com
-    allowedRoutes: {namespaces: {from: Same}, kinds: [{kind: TLSRoute}]}
-    tls: {mode: Terminate, certificateRefs: [{name: listener, kind: Secret}]}
-  - name: passthroughlistener
-    port: 443
-    protocol: TLS
-    hostname: direct.example.com
-    allowedRoutes: {namespaces: {from: Same}, kinds: [{kind: TLSRoute}]}
-    tls: {mode: Passthrough}`, `apiVersion: gateway.networking.k8s.io/v1alpha3
-kind: TLSRoute
-metadata: {name: my-tls-route, namespace: default}
-spec:
-  parentRefs: [{name: gateway-tlsroute}]
-  hostnames: [direct.example.com]
-  rules: [{backendRefs: [{name: tls-backend, port: 443}]}]`, `apiVersion: gateway.networking.k8s.io/v1alpha3
-kind: TLSRoute
-metadata: {name: my-rtmp-route, namespace: default}
-spec:
-  parentRefs: [{name: gateway-tlsroute}]
-  hostnames: [rtmp.example.com]
-  rules: [{backendRefs: [{name: rtmp-backend, port: 12345}]}]`,
-		"apiVersion: v1\nkind: Service\nmetadata: {name: tls-backend, namespace: default}\nspec: {ports: [{port: 443}]}",
-		"apiVersion: v1\nkind: Service\nmetadata: {name: rtmp-backend, namespace: default}\nspec: {ports: [{port: 12345}]}",
-		testcert.SecretYAML("default", "listener", []*testcert.Cert{leaf}),
+	data, err := os.ReadFile("../testdata/gep2643/mixed-termination.yaml")
+	if err != nil {
+		panic(err)
 	}
+	leaf := testcert.Must(testcert.Options{CommonName: "rtmp.example.com", DNSNames: []string{"rtmp.example.com"}}, nil)
+	return []string{string(data), testcert.SecretYAML("default", "listener", []*testcert.Cert{leaf})}
 }
 
 // TestGEP2643RequestFlows follows the GEP's request flows: passthrough, terminate,
