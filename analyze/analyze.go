@@ -34,10 +34,12 @@ func Analyze(m *model.Model, opts Options) *Result {
 	e.classes()
 	e.gateways()
 	e.listenerSets()
-	for _, g := range e.res.Gateways {
-		e.listeners(g)
-		e.gatewayStatus(g)
-	}
+	// Each Gateway's listeners and their ListenerSets' are decided from that
+	// Gateway alone (conflicts are per Gateway), so Gateways go on every core.
+	forEach(len(e.res.Gateways), func(i int) {
+		e.listeners(e.res.Gateways[i])
+		e.gatewayStatus(e.res.Gateways[i])
+	})
 	for _, ls := range e.res.ListenerSets {
 		e.listenerSetStatus(ls)
 	}
@@ -49,10 +51,13 @@ func Analyze(m *model.Model, opts Options) *Result {
 		}
 	}
 	e.routes()
-	e.certificates()
-	e.policies()
-	e.annotations()
-	e.ocg()
+	// Certificates write listener and certificate results, policies then
+	// annotations write policy results and backends' policies, ocg writes mesh
+	// results: none reads what another writes.
+	concurrently(e.certificates, func() {
+		e.policies()
+		e.annotations()
+	}, e.ocg)
 	e.findings()
 	return e.res
 }

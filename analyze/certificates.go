@@ -6,6 +6,7 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -14,8 +15,10 @@ import (
 )
 
 // certificateCache parses each Secret and ConfigMap once, however many listeners
-// reference it.
+// reference it. It is safe for concurrent use: listeners of different Gateways
+// are decided at once.
 type certificateCache struct {
+	mu       sync.Mutex
 	keyPairs map[*model.Secret]keyPair
 	bundles  map[*model.ConfigMap]caBundle
 }
@@ -37,10 +40,20 @@ func newCertificateCache() *certificateCache {
 // keyPair parses a kubernetes.io/tls Secret: the chain in tls.crt and a private key
 // in tls.key that matches the leaf. Errors never quote the data.
 func (c *certificateCache) keyPair(s *model.Secret) keyPair {
-	if kp, ok := c.keyPairs[s]; ok {
+	c.mu.Lock()
+	kp, ok := c.keyPairs[s]
+	c.mu.Unlock()
+	if ok {
 		return kp
 	}
-	kp := parseKeyPair(s.Obj)
+	// Parsed outside the lock; if two goroutines parse one Secret at once, the
+	// first result stored is the one every listener gets.
+	kp = parseKeyPair(s.Obj)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if first, ok := c.keyPairs[s]; ok {
+		return first
+	}
 	c.keyPairs[s] = kp
 	return kp
 }
@@ -75,10 +88,18 @@ func keyPairError(err error) string { return err.Error() }
 
 // bundle parses the PEM CA certificates in a ConfigMap's ca.crt.
 func (c *certificateCache) bundle(cm *model.ConfigMap) caBundle {
-	if b, ok := c.bundles[cm]; ok {
+	c.mu.Lock()
+	b, ok := c.bundles[cm]
+	c.mu.Unlock()
+	if ok {
 		return b
 	}
-	b := parseBundle(cm.Obj.Data["ca.crt"])
+	b = parseBundle(cm.Obj.Data["ca.crt"])
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if first, ok := c.bundles[cm]; ok {
+		return first
+	}
 	c.bundles[cm] = b
 	return b
 }

@@ -67,11 +67,14 @@ func ConditionRule(object, conditionType, reason string) string {
 	return object + "/" + conditionType + "/" + reason
 }
 
-func (e *engine) add(f Finding) { e.res.Findings = append(e.res.Findings, f) }
+// findingList collects findings; the engine fills several at once and merges them.
+type findingList []Finding
+
+func (fl *findingList) add(f Finding) { *fl = append(*fl, f) }
 
 // fromCondition turns an unhealthy condition into a finding.
-func (e *engine) fromCondition(object string, c Condition, sev Severity, ref model.Ref, src model.Source, field string) {
-	e.add(Finding{Rule: ConditionRule(object, c.Type, c.Reason), Severity: sev, Object: ref, Field: field, Source: src, Message: c.Message, Fix: c.Fix})
+func (fl *findingList) fromCondition(object string, c Condition, sev Severity, ref model.Ref, src model.Source, field string) {
+	fl.add(Finding{Rule: ConditionRule(object, c.Type, c.Reason), Severity: sev, Object: ref, Field: field, Source: src, Message: c.Message, Fix: c.Fix})
 }
 
 func refOf(kind string, m metav1.ObjectMeta) model.Ref {
@@ -79,125 +82,35 @@ func refOf(kind string, m metav1.ObjectMeta) model.Ref {
 }
 
 // findings derives findings from every decision, then orders them by where they
-// come from so output is stable.
+// come from so output is stable. Gateways, routes (in ranges) and the rest are
+// read at once into separate lists, merged in that order before sorting, so the
+// result does not depend on scheduling.
 func (e *engine) findings() {
-	for _, g := range e.res.Gateways {
-		gw := g.Gateway
-		ref := refOf("Gateway", gw.Obj.ObjectMeta)
-		if g.ClassMissing {
-			e.add(Finding{Rule: "gateway/GatewayClassNotFound", Severity: SeverityWarning, Object: ref, Source: gw.Source,
-				Message: fmt.Sprintf("GatewayClass %q is not in the input; analyzed as a conformant controller supporting every feature", gw.Obj.Spec.GatewayClassName),
-				Fix:     "include the GatewayClass (with status.supportedFeatures) or pass --supported-features"})
-		}
-		for _, c := range g.Conditions {
-			switch {
-			case c.Type == string(gwv1.GatewayConditionAccepted) && c.Status == metav1.ConditionFalse:
-				e.fromCondition("gateway", c, SeverityError, ref, gw.Source, "")
-			case c.Type == string(gwv1.GatewayConditionResolvedRefs) && c.Status == metav1.ConditionFalse && c.Reason != string(gwv1.GatewayReasonListenersNotResolved):
-				e.fromCondition("gateway", c, SeverityError, ref, gw.Source, "spec.tls.backend.clientCertificateRef")
+	var parents, rest findingList
+	routes := make([]findingList, chunks(len(e.res.Routes)))
+	concurrently(func() {
+		e.parentFindings(&parents)
+	}, func() {
+		forEachChunk(len(e.res.Routes), func(k, lo, hi int) {
+			for _, rr := range e.res.Routes[lo:hi] {
+				routeFindings(&routes[k], rr)
 			}
-		}
-		for _, l := range g.Listeners {
-			e.listenerFindings(l, ref, gw.Source)
-		}
+		})
+	}, func() {
+		e.otherFindings(&rest)
+	})
+	n := len(parents) + len(rest)
+	for _, part := range routes {
+		n += len(part)
 	}
-	for _, ls := range e.res.ListenerSets {
-		o := ls.ListenerSet
-		ref := refOf("ListenerSet", o.Obj.ObjectMeta)
-		if c := Find(ls.Conditions, "Accepted"); c != nil && c.Status == metav1.ConditionFalse {
-			e.fromCondition("listenerset", *c, SeverityError, ref, o.Source, "")
-		}
-		if ls.Allowed {
-			for _, l := range ls.Listeners {
-				e.listenerFindings(l, ref, o.Source)
-			}
-		}
+	all := make([]Finding, 0, n)
+	all = append(all, parents...)
+	for _, part := range routes {
+		all = append(all, part...)
 	}
-	for _, rr := range e.res.Routes {
-		r := rr.Route
-		ref := refOf(r.Kind, r.ObjectMeta)
-		if len(r.ParentRefs) == 0 {
-			e.add(Finding{Rule: "route/NoParentRefs", Severity: SeverityWarning, Object: ref, Source: r.Source,
-				Message: "the route names no parentRefs, so it attaches to nothing", Fix: "add spec.parentRefs naming a Gateway or ListenerSet"})
-		}
-		for _, p := range rr.Parents {
-			if c := Find(p.Conditions, "Accepted"); c != nil && c.Status == metav1.ConditionFalse {
-				e.fromCondition("route", *c, SeverityError, ref, r.Source, fmt.Sprintf("spec.parentRefs[%d]", p.Index))
-			}
-		}
-		for _, l := range rr.Lints {
-			e.add(Finding{Rule: l.Rule, Severity: l.Severity, Object: ref, Source: r.Source, Field: "metadata.annotations", Message: l.Message, Fix: l.Fix})
-		}
-		if rr.ResolvedRefs.Status == metav1.ConditionFalse {
-			e.fromCondition("route", rr.ResolvedRefs, SeverityError, ref, r.Source, "spec.rules[].backendRefs")
-		}
-		for _, b := range rr.Backends {
-			switch {
-			case b.External:
-				e.add(Finding{Rule: "reference/External", Severity: SeverityInfo, Object: ref, Source: r.Source, Field: fmt.Sprintf("spec.rules[%d].backendRefs", b.Rule),
-					Message: fmt.Sprintf("backend %s/%s is %s: not verified", b.Namespace, b.Ref.Name, b.Unverified)})
-			case b.Service != nil && b.Ref.Port != nil && !servicePort(b.Service, int32(*b.Ref.Port)):
-				e.add(Finding{Rule: "route/BackendPortNotFound", Severity: SeverityWarning, Object: ref, Source: r.Source, Field: fmt.Sprintf("spec.rules[%d].backendRefs", b.Rule),
-					Message: fmt.Sprintf("Service %s/%s has no port %d; traffic to this backend fails", b.Namespace, b.Ref.Name, *b.Ref.Port),
-					Fix:     "set backendRefs[].port to one of the Service's spec.ports[].port"})
-			}
-		}
-	}
-	for _, cr := range e.res.Certificates {
-		s := cr.Secret
-		ref := refOf("Secret", s.Obj.ObjectMeta)
-		var served []string
-		for _, l := range cr.Listeners {
-			o := l.Owner()
-			served = append(served, fmt.Sprintf("%s %s/%s listener %s", o.Kind, o.Namespace, o.Name, l.Name()))
-		}
-		for _, p := range cr.Problems {
-			e.add(Finding{Rule: p.Rule, Severity: p.Severity, Object: ref, Source: s.Source, Field: "data[tls.crt]",
-				Message: fmt.Sprintf("certificate %s: %s (served by %s)", s.Obj.Namespace+"/"+s.Obj.Name, p.Message, strings.Join(served, ", ")), Fix: p.Fix})
-		}
-	}
-	for _, pr := range e.res.BackendTLSPolicies {
-		p := pr.Policy
-		ref := refOf("BackendTLSPolicy", p.Obj.ObjectMeta)
-		for _, c := range pr.Conditions {
-			if c.Status == metav1.ConditionFalse {
-				e.fromCondition("backendtlspolicy", c, SeverityError, ref, p.Source, "")
-			}
-		}
-		for _, l := range pr.Lints {
-			e.add(Finding{Rule: l.Rule, Severity: l.Severity, Object: ref, Source: p.Source, Message: l.Message, Fix: l.Fix})
-		}
-		if len(pr.Ancestors) == 0 && IsTrue(pr.Conditions, "Accepted") {
-			e.add(Finding{Rule: "backendtlspolicy/NoAncestors", Severity: SeverityInfo, Object: ref, Source: p.Source,
-				Message: "no route attached to a Gateway in the input reaches a Service this policy targets, so no controller reports on it",
-				Fix:     "check spec.targetRefs, or include the routes that use the Service"})
-		}
-	}
-	meshes := e.res.Meshes
-	for _, g := range e.res.Gateways {
-		if g.Mesh != nil {
-			meshes = append(meshes, g.Mesh)
-		}
-	}
-	for _, m := range meshes {
-		for _, l := range m.Lints {
-			e.add(Finding{Rule: l.Rule, Severity: l.Severity, Object: m.Owner, Source: m.Source, Message: l.Message, Fix: l.Fix})
-		}
-		for _, rr := range m.MeshedRoutes {
-			r := rr.Route
-			e.add(Finding{Rule: "ocg/MeshedRoute", Severity: SeverityInfo, Object: refOf(r.Kind, r.ObjectMeta), Source: r.Source,
-				Message: fmt.Sprintf("[provisional GEP-3792] meshed through %s %s/%s: the Gateway must reach its backends over mTLS, offering ALPN %s and verifying them against the Gateway's trust bundle (%d CA certificates)",
-					m.Owner.Kind, m.Owner.Namespace, m.Owner.Name, OCGALPN, len(m.TrustBundle)),
-				Fix: "make sure the mesh trusts the Gateway (a Mesh with spec.ocg.trustBundle naming the CA of the Gateway's client certificate)"})
-		}
-	}
-	for _, u := range e.res.Model.Unreadable {
-		e.add(Finding{Rule: "load/Unreadable", Severity: SeverityWarning, Object: model.Ref{Kind: u.Kind, Namespace: u.Namespace},
-			Message: fmt.Sprintf("could not read %s: %s; checks that need them were skipped", u.Kind, u.Reason),
-			Fix:     "grant get/list on them to this identity, or analyze manifests with -f"})
-	}
-	sort.SliceStable(e.res.Findings, func(i, j int) bool {
-		a, b := e.res.Findings[i], e.res.Findings[j]
+	all = append(all, rest...)
+	sort.SliceStable(all, func(i, j int) bool {
+		a, b := all[i], all[j]
 		if a.Source.File != b.Source.File {
 			return a.Source.File < b.Source.File
 		}
@@ -212,23 +125,150 @@ func (e *engine) findings() {
 		}
 		return a.Rule < b.Rule
 	})
+	if len(all) > 0 {
+		e.res.Findings = all
+	}
 }
 
-func (e *engine) listenerFindings(l *ListenerResult, owner model.Ref, src model.Source) {
+// parentFindings: Gateways, ListenerSets and their listeners.
+func (e *engine) parentFindings(fl *findingList) {
+	for _, g := range e.res.Gateways {
+		gw := g.Gateway
+		ref := refOf("Gateway", gw.Obj.ObjectMeta)
+		if g.ClassMissing {
+			fl.add(Finding{Rule: "gateway/GatewayClassNotFound", Severity: SeverityWarning, Object: ref, Source: gw.Source,
+				Message: fmt.Sprintf("GatewayClass %q is not in the input; analyzed as a conformant controller supporting every feature", gw.Obj.Spec.GatewayClassName),
+				Fix:     "include the GatewayClass (with status.supportedFeatures) or pass --supported-features"})
+		}
+		for _, c := range g.Conditions {
+			switch {
+			case c.Type == string(gwv1.GatewayConditionAccepted) && c.Status == metav1.ConditionFalse:
+				fl.fromCondition("gateway", c, SeverityError, ref, gw.Source, "")
+			case c.Type == string(gwv1.GatewayConditionResolvedRefs) && c.Status == metav1.ConditionFalse && c.Reason != string(gwv1.GatewayReasonListenersNotResolved):
+				fl.fromCondition("gateway", c, SeverityError, ref, gw.Source, "spec.tls.backend.clientCertificateRef")
+			}
+		}
+		for _, l := range g.Listeners {
+			listenerFindings(fl, l, ref, gw.Source)
+		}
+	}
+	for _, ls := range e.res.ListenerSets {
+		o := ls.ListenerSet
+		ref := refOf("ListenerSet", o.Obj.ObjectMeta)
+		if c := Find(ls.Conditions, "Accepted"); c != nil && c.Status == metav1.ConditionFalse {
+			fl.fromCondition("listenerset", *c, SeverityError, ref, o.Source, "")
+		}
+		if ls.Allowed {
+			for _, l := range ls.Listeners {
+				listenerFindings(fl, l, ref, o.Source)
+			}
+		}
+	}
+}
+
+func routeFindings(fl *findingList, rr *RouteResult) {
+	r := rr.Route
+	ref := refOf(r.Kind, r.ObjectMeta)
+	if len(r.ParentRefs) == 0 {
+		fl.add(Finding{Rule: "route/NoParentRefs", Severity: SeverityWarning, Object: ref, Source: r.Source,
+			Message: "the route names no parentRefs, so it attaches to nothing", Fix: "add spec.parentRefs naming a Gateway or ListenerSet"})
+	}
+	for _, p := range rr.Parents {
+		if c := Find(p.Conditions, "Accepted"); c != nil && c.Status == metav1.ConditionFalse {
+			fl.fromCondition("route", *c, SeverityError, ref, r.Source, fmt.Sprintf("spec.parentRefs[%d]", p.Index))
+		}
+	}
+	for _, l := range rr.Lints {
+		fl.add(Finding{Rule: l.Rule, Severity: l.Severity, Object: ref, Source: r.Source, Field: "metadata.annotations", Message: l.Message, Fix: l.Fix})
+	}
+	if rr.ResolvedRefs.Status == metav1.ConditionFalse {
+		fl.fromCondition("route", rr.ResolvedRefs, SeverityError, ref, r.Source, "spec.rules[].backendRefs")
+	}
+	for _, b := range rr.Backends {
+		switch {
+		case b.External:
+			fl.add(Finding{Rule: "reference/External", Severity: SeverityInfo, Object: ref, Source: r.Source, Field: fmt.Sprintf("spec.rules[%d].backendRefs", b.Rule),
+				Message: fmt.Sprintf("backend %s/%s is %s: not verified", b.Namespace, b.Ref.Name, b.Unverified)})
+		case b.Service != nil && b.Ref.Port != nil && !servicePort(b.Service, int32(*b.Ref.Port)):
+			fl.add(Finding{Rule: "route/BackendPortNotFound", Severity: SeverityWarning, Object: ref, Source: r.Source, Field: fmt.Sprintf("spec.rules[%d].backendRefs", b.Rule),
+				Message: fmt.Sprintf("Service %s/%s has no port %d; traffic to this backend fails", b.Namespace, b.Ref.Name, *b.Ref.Port),
+				Fix:     "set backendRefs[].port to one of the Service's spec.ports[].port"})
+		}
+	}
+}
+
+// otherFindings: certificates, BackendTLSPolicies, meshes and unreadable kinds.
+func (e *engine) otherFindings(fl *findingList) {
+	for _, cr := range e.res.Certificates {
+		s := cr.Secret
+		ref := refOf("Secret", s.Obj.ObjectMeta)
+		var served []string
+		for _, l := range cr.Listeners {
+			o := l.Owner()
+			served = append(served, fmt.Sprintf("%s %s/%s listener %s", o.Kind, o.Namespace, o.Name, l.Name()))
+		}
+		for _, p := range cr.Problems {
+			fl.add(Finding{Rule: p.Rule, Severity: p.Severity, Object: ref, Source: s.Source, Field: "data[tls.crt]",
+				Message: fmt.Sprintf("certificate %s: %s (served by %s)", s.Obj.Namespace+"/"+s.Obj.Name, p.Message, strings.Join(served, ", ")), Fix: p.Fix})
+		}
+	}
+	for _, pr := range e.res.BackendTLSPolicies {
+		p := pr.Policy
+		ref := refOf("BackendTLSPolicy", p.Obj.ObjectMeta)
+		for _, c := range pr.Conditions {
+			if c.Status == metav1.ConditionFalse {
+				fl.fromCondition("backendtlspolicy", c, SeverityError, ref, p.Source, "")
+			}
+		}
+		for _, l := range pr.Lints {
+			fl.add(Finding{Rule: l.Rule, Severity: l.Severity, Object: ref, Source: p.Source, Message: l.Message, Fix: l.Fix})
+		}
+		if len(pr.Ancestors) == 0 && IsTrue(pr.Conditions, "Accepted") {
+			fl.add(Finding{Rule: "backendtlspolicy/NoAncestors", Severity: SeverityInfo, Object: ref, Source: p.Source,
+				Message: "no route attached to a Gateway in the input reaches a Service this policy targets, so no controller reports on it",
+				Fix:     "check spec.targetRefs, or include the routes that use the Service"})
+		}
+	}
+	meshes := e.res.Meshes
+	for _, g := range e.res.Gateways {
+		if g.Mesh != nil {
+			meshes = append(meshes, g.Mesh)
+		}
+	}
+	for _, m := range meshes {
+		for _, l := range m.Lints {
+			fl.add(Finding{Rule: l.Rule, Severity: l.Severity, Object: m.Owner, Source: m.Source, Message: l.Message, Fix: l.Fix})
+		}
+		for _, rr := range m.MeshedRoutes {
+			r := rr.Route
+			fl.add(Finding{Rule: "ocg/MeshedRoute", Severity: SeverityInfo, Object: refOf(r.Kind, r.ObjectMeta), Source: r.Source,
+				Message: fmt.Sprintf("[provisional GEP-3792] meshed through %s %s/%s: the Gateway must reach its backends over mTLS, offering ALPN %s and verifying them against the Gateway's trust bundle (%d CA certificates)",
+					m.Owner.Kind, m.Owner.Namespace, m.Owner.Name, OCGALPN, len(m.TrustBundle)),
+				Fix: "make sure the mesh trusts the Gateway (a Mesh with spec.ocg.trustBundle naming the CA of the Gateway's client certificate)"})
+		}
+	}
+	for _, u := range e.res.Model.Unreadable {
+		fl.add(Finding{Rule: "load/Unreadable", Severity: SeverityWarning, Object: model.Ref{Kind: u.Kind, Namespace: u.Namespace},
+			Message: fmt.Sprintf("could not read %s: %s; checks that need them were skipped", u.Kind, u.Reason),
+			Fix:     "grant get/list on them to this identity, or analyze manifests with -f"})
+	}
+}
+
+func listenerFindings(fl *findingList, l *ListenerResult, owner model.Ref, src model.Source) {
 	field := fmt.Sprintf("listener %s", l.Name())
 	for _, c := range l.Conditions {
 		switch {
 		case c.Type == string(gwv1.ListenerConditionAccepted) && c.Status == metav1.ConditionFalse:
-			e.fromCondition("listener", c, SeverityError, owner, src, field)
+			fl.fromCondition("listener", c, SeverityError, owner, src, field)
 		case c.Type == string(gwv1.ListenerConditionResolvedRefs) && c.Status == metav1.ConditionFalse:
-			e.fromCondition("listener", c, SeverityError, owner, src, field)
+			fl.fromCondition("listener", c, SeverityError, owner, src, field)
 		case c.Type == string(gwv1.ListenerConditionOverlappingTLSConfig):
-			e.fromCondition("listener", c, SeverityWarning, owner, src, field)
+			fl.fromCondition("listener", c, SeverityWarning, owner, src, field)
 		}
 	}
 	for _, cr := range l.Certificates {
 		if cr.External {
-			e.add(Finding{Rule: "reference/External", Severity: SeverityInfo, Object: owner, Source: src, Field: field,
+			fl.add(Finding{Rule: "reference/External", Severity: SeverityInfo, Object: owner, Source: src, Field: field,
 				Message: fmt.Sprintf("certificate Secret %s/%s is %s: certificate checks skipped", cr.Namespace, cr.Ref.Name, cr.Unverified)})
 		}
 	}

@@ -27,7 +27,16 @@ type listenerState struct {
 	noValidCA   bool      // every frontend CA ref is invalid (Accepted False)
 	overlaps    []string  // listeners whose hostnames overlap this one's (OverlappingTLSConfig)
 	namespaces  *routeNamespaces
+	kinds       kindSet // SupportedKinds, for the per-route check
 }
+
+// kindSet is a set of the route kinds this tool knows, one bit each.
+type kindSet uint8
+
+var kindBits = map[string]kindSet{"HTTPRoute": 1, "GRPCRoute": 2, "TLSRoute": 4, "TCPRoute": 8, "UDPRoute": 16}
+
+// bitOf is a route kind's bit; an unknown kind has none.
+func bitOf(kind string) kindSet { return kindBits[kind] }
 
 // routeKindsFor lists the route kinds a protocol (and TLS mode) carries, as the
 // Listener API documents them; TLS listeners never carry TCPRoute here.
@@ -166,6 +175,10 @@ func (e *engine) validateListener(g *GatewayResult, l *ListenerResult, f Feature
 			st.unresolved = append(st.unresolved, p)
 			step("listener.allowedRoutes.kinds", false, p.message, p.fix)
 		}
+	}
+
+	for _, k := range l.SupportedKinds {
+		st.kinds |= bitOf(string(k.Kind))
 	}
 
 	// Certificates (ListenerTLSConfig.CertificateRefs) for terminating listeners.

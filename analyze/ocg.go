@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"bytes"
 	"crypto/x509"
 	"encoding/json"
 	"fmt"
@@ -51,7 +52,9 @@ func (e *engine) ocg() {
 				Mesh *meshSpec `json:"mesh"`
 			} `json:"spec"`
 		}
-		if json.Unmarshal(g.Gateway.Raw, &raw) != nil || raw.Spec.Mesh == nil {
+		// Decoding every Gateway again is the cost of this step at scale; one
+		// without the key cannot set spec.mesh.
+		if !bytes.Contains(g.Gateway.Raw, []byte(`"mesh"`)) || json.Unmarshal(g.Gateway.Raw, &raw) != nil || raw.Spec.Mesh == nil {
 			continue
 		}
 		o := g.Gateway.Obj

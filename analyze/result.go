@@ -173,6 +173,7 @@ type ParentResult struct {
 	Attachments []*Attachment
 	Conditions  []Condition
 	Trace       []Step
+	conditions  [2]Condition // Conditions' storage: Accepted and ResolvedRefs
 	// inactive are listeners the route would attach to if they were accepted; they
 	// count the route in attachedRoutes when the parent is accepted.
 	inactive []*ListenerResult

@@ -2,10 +2,9 @@ package analyze
 
 import (
 	"fmt"
-	"runtime"
+	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -38,26 +37,7 @@ func (e *engine) routes() {
 	}
 
 	results := make([]*RouteResult, len(routes))
-	workers := runtime.GOMAXPROCS(0)
-	if len(routes) < 256 {
-		workers = 1
-	}
-	var wg sync.WaitGroup
-	chunk := (len(routes) + workers - 1) / max(workers, 1)
-	for w := 0; w < workers; w++ {
-		lo, hi := w*chunk, min((w+1)*chunk, len(routes))
-		if lo >= hi {
-			break
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := lo; i < hi; i++ {
-				results[i] = e.route(routes[i])
-			}
-		}()
-	}
-	wg.Wait()
+	forEach(len(routes), func(i int) { results[i] = e.route(routes[i]) })
 
 	for _, rr := range results {
 		// A route counts once per listener: first where it attached, then where it
@@ -96,29 +76,39 @@ func (e *engine) route(r *model.Route) *RouteResult {
 		}
 	}
 	e.resolveBackends(rr)
-	rr.Parents = make([]*ParentResult, 0, len(r.ParentRefs))
+	prs := make([]ParentResult, len(r.ParentRefs)) // one allocation for the route's parents
+	rr.Parents = make([]*ParentResult, len(r.ParentRefs))
 	for i, ref := range r.ParentRefs {
-		rr.Parents = append(rr.Parents, e.attach(rr, i, ref))
+		rr.Parents[i] = e.attach(&prs[i], rr, i, ref)
 	}
 	return rr
 }
 
 // parentEcho is the parentRef as the API server stores it (group and kind
-// defaulted), which is how status.parents[].parentRef is written.
+// defaulted), which is how status.parents[].parentRef is written. Defaults point
+// at shared values: nothing writes through a ParentResult's Ref.
 func parentEcho(ref gwv1.ParentReference) gwv1.ParentReference {
 	out := ref
-	g := gwv1.Group(groupOr(ref.Group, gwv1.GroupName))
-	k := gwv1.Kind(kindOr(ref.Kind, "Gateway"))
-	out.Group, out.Kind = &g, &k
+	if out.Group == nil {
+		out.Group = &defaultParentGroup
+	}
+	if out.Kind == nil || *out.Kind == "" {
+		out.Kind = &defaultParentKind
+	}
 	return out
 }
+
+var (
+	defaultParentGroup = gwv1.Group(gwv1.GroupName)
+	defaultParentKind  = gwv1.Kind("Gateway")
+)
 
 // attach decides one parentRef (Route "Attaching to Gateways", ParentReference):
 // parent, sectionName and port, then per listener: accepted, kind, namespace,
 // hostname.
-func (e *engine) attach(rr *RouteResult, i int, ref gwv1.ParentReference) *ParentResult {
+func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref gwv1.ParentReference) *ParentResult {
 	r := rr.Route
-	pr := &ParentResult{Route: rr, Index: i, Ref: parentEcho(ref), Written: true, Controller: gwv1.GatewayController(e.opts.Controller)}
+	*pr = ParentResult{Route: rr, Index: i, Ref: parentEcho(ref), Written: true, Controller: gwv1.GatewayController(e.opts.Controller)}
 	gen := r.ObjectMeta.Generation
 	routeNS := r.ObjectMeta.Namespace
 	group, kind := string(*pr.Ref.Group), string(*pr.Ref.Kind)
@@ -134,10 +124,11 @@ func (e *engine) attach(rr *RouteResult, i int, ref gwv1.ParentReference) *Paren
 		pr.Trace = append(pr.Trace, Step{Rule: rule, Subject: pname(), Passed: passed, Detail: detail, Fix: fix, Inputs: inputs})
 	}
 	reject := func(reason gwv1.RouteConditionReason, msg, fix string) *ParentResult {
-		pr.Conditions = []Condition{
+		pr.conditions = [2]Condition{
 			cond(gwv1.RouteConditionAccepted, false, reason, msg, fix, gen, e.now),
 			rr.ResolvedRefs,
 		}
+		pr.Conditions = pr.conditions[:]
 		return pr
 	}
 
@@ -258,7 +249,13 @@ func (e *engine) attach(rr *RouteResult, i int, ref gwv1.ParentReference) *Paren
 	// Per listener: accepted, kind, namespace, hostname. Nothing is formatted on
 	// this path unless tracing: at scale it runs for every route x listener pair of
 	// a parent, and only failures that decide the outcome need words.
-	var notAccepted, kindFail, nsFail, hostFail, inactive []*ListenerResult
+	// The lists start in fixed arrays (they grow on the heap past 32 listeners) so
+	// that deciding a parentRef does not allocate them.
+	var naBuf, kindBuf, nsBuf, hostBuf, inBuf, okBuf [32]*ListenerResult
+	var hostsBuf [32][]string
+	notAccepted, kindFail, nsFail, hostFail, inactive := naBuf[:0], kindBuf[:0], nsBuf[:0], hostBuf[:0], inBuf[:0]
+	attached, attachedHosts := okBuf[:0], hostsBuf[:0]
+	kindBit := bitOf(r.Kind)
 	for _, l := range candidates {
 		if l.state == nil || l.state.notAccepted != nil {
 			notAccepted = append(notAccepted, l) // never configured: nothing to check against
@@ -267,7 +264,7 @@ func (e *engine) attach(rr *RouteResult, i int, ref gwv1.ParentReference) *Paren
 			}
 			continue
 		}
-		if !kindSupported(l, r.Kind) {
+		if l.state.kinds&kindBit == 0 {
 			kindFail = append(kindFail, l)
 			if e.opts.Trace {
 				pr.Trace = append(pr.Trace, kindStep(l, r.Kind))
@@ -286,7 +283,7 @@ func (e *engine) attach(rr *RouteResult, i int, ref gwv1.ParentReference) *Paren
 		}
 		var hosts []string
 		if r.HasHostnames() && carriesHostnames(l) {
-			hosts = hostname.IntersectAll(l.Hostname(), rr.hostnames)
+			hosts = hostname.IntersectAllValid(l.Hostname(), rr.hostnames) // both validated: invalid ones never get here
 			if len(hosts) == 0 {
 				hostFail = append(hostFail, l)
 				if e.opts.Trace {
@@ -308,20 +305,31 @@ func (e *engine) attach(rr *RouteResult, i int, ref gwv1.ParentReference) *Paren
 			}
 			continue
 		}
-		a := &Attachment{Route: rr, Parent: pr, Listener: l, Hostnames: hosts}
-		pr.Attachments = append(pr.Attachments, a)
+		attached = append(attached, l)
+		attachedHosts = append(attachedHosts, hosts)
 	}
 
-	if len(pr.Attachments) > 0 {
-		pr.inactive = inactive
-		names := make([]string, len(pr.Attachments))
-		for i, a := range pr.Attachments {
-			names[i] = a.Listener.Name()
+	if len(attached) > 0 {
+		if len(inactive) > 0 {
+			pr.inactive = slices.Clone(inactive)
 		}
-		pr.Conditions = []Condition{
-			cond(gwv1.RouteConditionAccepted, true, gwv1.RouteReasonAccepted, "accepted by listeners "+strings.Join(names, ", "), "", gen, e.now),
+		as := make([]Attachment, len(attached))
+		pr.Attachments = make([]*Attachment, len(attached))
+		var msg strings.Builder
+		msg.WriteString("accepted by listeners ")
+		for i, l := range attached {
+			as[i] = Attachment{Route: rr, Parent: pr, Listener: l, Hostnames: attachedHosts[i]}
+			pr.Attachments[i] = &as[i]
+			if i > 0 {
+				msg.WriteString(", ")
+			}
+			msg.WriteString(l.Name())
+		}
+		pr.conditions = [2]Condition{
+			cond(gwv1.RouteConditionAccepted, true, gwv1.RouteReasonAccepted, msg.String(), "", gen, e.now),
 			rr.ResolvedRefs,
 		}
+		pr.Conditions = pr.conditions[:]
 		return pr
 	}
 	switch {
@@ -393,15 +401,6 @@ func hostnameStep(l *ListenerResult, routeHosts, intersected []string) Step {
 
 func (e *engine) listenerSetOutOfScope(namespace, name string) bool {
 	return e.ix.allListenerSets[nn{Namespace: namespace, Name: name}]
-}
-
-func kindSupported(l *ListenerResult, kind string) bool {
-	for _, k := range l.SupportedKinds {
-		if string(k.Kind) == kind {
-			return true
-		}
-	}
-	return false
 }
 
 // carriesHostnames reports whether the listener's protocol matches on hostnames.
@@ -597,9 +596,18 @@ func (e *engine) resolveBackends(rr *RouteResult) {
 	gen := r.ObjectMeta.Generation
 	var first *Condition
 	var msgs []string
+	n := 0
+	for _, rule := range r.Rules {
+		n += len(rule.BackendRefs)
+	}
+	if n > 0 {
+		rr.Backends = make([]*BackendResult, 0, n)
+	}
+	brs := make([]BackendResult, n) // one allocation for the route's backends
 	for ri, rule := range r.Rules {
 		for _, ref := range rule.BackendRefs {
-			br := e.resolveBackend(r, ri, ref, routeNS, gen)
+			br := &brs[len(rr.Backends)]
+			e.resolveBackend(br, r, ri, ref, routeNS, gen)
 			rr.Backends = append(rr.Backends, br)
 			if br.Problem != nil {
 				msgs = append(msgs, br.Problem.Message)
@@ -618,38 +626,40 @@ func (e *engine) resolveBackends(rr *RouteResult) {
 	rr.ResolvedRefs = cond(gwv1.RouteConditionResolvedRefs, true, gwv1.RouteReasonResolvedRefs, "all backendRefs resolved", "", gen, e.now)
 }
 
-func (e *engine) resolveBackend(r *model.Route, rule int, ref gwv1.BackendRef, routeNS string, gen int64) *BackendResult {
+// resolveBackend fills br with one backendRef's resolution.
+func (e *engine) resolveBackend(br *BackendResult, r *model.Route, rule int, ref gwv1.BackendRef, routeNS string, gen int64) {
 	group, kind := groupOr(ref.Group, ""), kindOr(ref.Kind, "Service")
 	ns := namespaceOr(ref.Namespace, routeNS)
-	br := &BackendResult{Rule: rule, Ref: ref, Namespace: ns}
-	fail := func(reason gwv1.RouteConditionReason, msg, fix string) *BackendResult {
+	*br = BackendResult{Rule: rule, Ref: ref, Namespace: ns}
+	fail := func(reason gwv1.RouteConditionReason, msg, fix string) {
 		c := cond(gwv1.RouteConditionResolvedRefs, false, reason, msg, fix, gen, e.now)
 		br.Problem = &c
-		return br
 	}
 	name := string(ref.Name)
 	switch {
 	case group != "" || kind != "Service":
 		if ok, why := e.unverified(kind, ns, name); ok {
 			br.External, br.Unverified = true, why
-			return br
+			return
 		}
-		return fail(gwv1.RouteReasonInvalidKind, fmt.Sprintf("backendRef %s %s/%s: kind %s is not supported", groupKindString(group, kind), ns, name, groupKindString(group, kind)),
+		fail(gwv1.RouteReasonInvalidKind, fmt.Sprintf("backendRef %s %s/%s: kind %s is not supported", groupKindString(group, kind), ns, name, groupKindString(group, kind)),
 			"reference a core Service (group \"\", kind Service)")
+		return
 	case ns != routeNS && e.ix.grantFor(gwv1.GroupName, r.Kind, routeNS, "", "Service", ns, name) == nil:
-		return fail(gwv1.RouteReasonRefNotPermitted,
+		fail(gwv1.RouteReasonRefNotPermitted,
 			fmt.Sprintf("backendRef Service %s/%s is not permitted: no ReferenceGrant in %s allows %s from namespace %s", ns, name, ns, r.Kind, routeNS),
 			referenceGrantFix(ns, gwv1.GroupName, r.Kind, routeNS, "", "Service", name))
+		return
 	}
 	svc := e.ix.services[nn{Namespace: ns, Name: name}]
 	if svc == nil {
 		if ok, why := e.unverified("Service", ns, name); ok {
 			br.External, br.Unverified = true, why
-			return br
+			return
 		}
-		return fail(gwv1.RouteReasonBackendNotFound, fmt.Sprintf("backendRef Service %s/%s does not exist", ns, name),
+		fail(gwv1.RouteReasonBackendNotFound, fmt.Sprintf("backendRef Service %s/%s does not exist", ns, name),
 			fmt.Sprintf("create the Service, fix the name, or declare it with --external Service/%s/%s", ns, name))
+		return
 	}
 	br.Service = svc
-	return br
 }

@@ -1,6 +1,7 @@
 package analyze_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"runtime"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/generate"
+	"github.com/kubectl-gwtls/kubectl-gwtls/render"
 )
 
 // TestEngineScalesLinearly guards DESIGN.md "Performance": the engine indexes
@@ -34,18 +36,30 @@ func TestEngineScalesLinearly(t *testing.T) {
 	}
 }
 
-// TestParallelRoutesAreDeterministic: routes are decided on every core; the Result
-// must not depend on how many there are (listeners' attachment lists, counts and
-// every finding in the same order).
-func TestParallelRoutesAreDeterministic(t *testing.T) {
+// TestParallelEngineIsDeterministic: Gateways and routes are decided on every
+// core and the steps after routing run at once; the Result must not depend on
+// how many cores there are. The whole status and findings report are compared,
+// with the threshold for going parallel lowered so that every step does.
+func TestParallelEngineIsDeterministic(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates 2,000 routes")
 	}
+	defer analyze.SetParallelMin(analyze.SetParallelMin(1))
 	m := loadGenerated(t, t.TempDir(), "parallel", generate.Scaled(11, 2000))
 	fingerprint := func(procs int) string {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		res := analyze.Analyze(m, analyze.Options{Now: benchNow})
 		var b strings.Builder
+		items, err := render.StatusItems(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := render.StatusJSON(&b, items); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.NewEncoder(&b).Encode(render.NewReport(res)); err != nil {
+			t.Fatal(err)
+		}
 		for _, g := range res.Gateways {
 			for _, l := range g.Listeners {
 				fmt.Fprintf(&b, "%s/%s %d:", g.Gateway.Obj.Name, l.Name(), l.AttachedRoutes())
@@ -55,13 +69,15 @@ func TestParallelRoutesAreDeterministic(t *testing.T) {
 				b.WriteString("\n")
 			}
 		}
-		for _, f := range res.Findings {
-			fmt.Fprintf(&b, "%s %s %s\n", f.Rule, f.Object, f.Message)
+		for _, c := range res.Certificates {
+			fmt.Fprintf(&b, "%s %v %v %d\n", c.Secret.Obj.Name, c.Covered, c.Uncovered, len(c.Listeners))
 		}
 		return b.String()
 	}
-	one, four := fingerprint(1), fingerprint(4)
-	if one != four {
-		t.Error("the Result differs between 1 and 4 cores")
+	one := fingerprint(1)
+	for range 3 {
+		if four := fingerprint(4); one != four {
+			t.Fatal("the Result differs between 1 and 4 cores")
+		}
 	}
 }

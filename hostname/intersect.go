@@ -35,6 +35,12 @@ func Intersect(listener, route string) (string, bool) {
 	if !ok {
 		return "", false
 	}
+	return intersectCanonical(l, r)
+}
+
+// intersectCanonical is Intersect for sides that are match-all or valid (and so
+// lowercase) hostnames.
+func intersectCanonical(l, r string) (string, bool) {
 	switch lAll, rAll := IsMatchAll(l), IsMatchAll(r); {
 	case lAll && rAll:
 		if l == "*" || r == "*" {
@@ -84,8 +90,21 @@ func Intersect(listener, route string) (string, bool) {
 // the Listener, and integrations must ignore the pair ("Programmatic use of
 // the hostname field").
 func IntersectAll(listener string, routeHostnames []string) []string {
+	return intersectAll(listener, routeHostnames, Intersect)
+}
+
+// IntersectAllValid is IntersectAll for callers that have already validated
+// both sides: listener and every route hostname must be match-all ("" or `*`)
+// or pass Validate (which implies lowercase). It skips re-checking them for
+// every pair, which is most of IntersectAll's cost when one Route is tried
+// against every Listener of a Gateway. Other inputs give unspecified results.
+func IntersectAllValid(listener string, routeHostnames []string) []string {
+	return intersectAll(listener, routeHostnames, intersectCanonical)
+}
+
+func intersectAll(listener string, routeHostnames []string, intersect func(l, r string) (string, bool)) []string {
 	if len(routeHostnames) == 0 {
-		h, ok := Intersect(listener, "")
+		h, ok := intersect(listener, "")
 		if !ok {
 			return nil
 		}
@@ -94,7 +113,7 @@ func IntersectAll(listener string, routeHostnames []string) []string {
 	var out []string
 	var seen map[string]bool // only for long lists; Routes allow at most 16 hostnames
 	for _, r := range routeHostnames {
-		h, ok := Intersect(listener, r)
+		h, ok := intersect(listener, r)
 		if !ok {
 			continue
 		}

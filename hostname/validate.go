@@ -82,6 +82,9 @@ func IsWildcard(h string) bool { return strings.HasPrefix(h, "*.") }
 func IsMatchAll(h string) bool { return h == "" || h == "*" }
 
 func validate(h string, allowWildcard bool) error {
+	if wellFormed(h, allowWildcard) {
+		return nil
+	}
 	if h == "" {
 		return invalid(h, "is empty; leave the hostname field unset to match any hostname")
 	}
@@ -140,6 +143,46 @@ func validate(h string, allowWildcard bool) error {
 		return invalid(h, "ends in the all-numeric label %q and would be read as an IP address; Gateway API hostnames must be DNS names, and no top-level domain is numeric (RFC 3696 section 2)", last)
 	}
 	return nil
+}
+
+// wellFormed is validate's fast path: one pass over h that accepts exactly the
+// valid hostnames of the common shape (lowercase LDH labels, an optional leading
+// wildcard label) without allocating. Anything it does not accept goes through
+// the checks below, which say what is wrong. The fuzz test holds both paths to
+// the Gateway API pattern.
+func wellFormed(h string, allowWildcard bool) bool {
+	if len(h) == 0 || len(h) > maxHostnameLength {
+		return false
+	}
+	name := h
+	if len(h) >= 2 && h[0] == '*' && h[1] == '.' {
+		if !allowWildcard {
+			return false
+		}
+		name = h[2:]
+	}
+	start, digits := 0, true
+	for i := 0; i <= len(name); i++ {
+		if i == len(name) || name[i] == '.' {
+			n := i - start
+			if n == 0 || n > maxLabelLength || name[start] == '-' || name[i-1] == '-' {
+				return false
+			}
+			if i == len(name) {
+				return !digits // a numeric last label reads as an IP address
+			}
+			start, digits = i+1, true
+			continue
+		}
+		switch c := name[i]; {
+		case 'a' <= c && c <= 'z' || c == '-':
+			digits = false
+		case '0' <= c && c <= '9':
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // validateLabel checks one DNS label against RFC 1123 section 2.1 (which
