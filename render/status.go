@@ -3,9 +3,12 @@
 package render
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
+	"runtime"
+	"sync"
 
 	"sigs.k8s.io/yaml"
 
@@ -15,64 +18,120 @@ import (
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
 
-// StatusItems returns every Gateway, ListenerSet, route and BackendTLSPolicy of the
-// input, as written (apiVersion included), with .status replaced by what a
-// conformant controller would write. Objects no in-scope controller owns keep the
-// status they had.
-func StatusItems(res *analyze.Result) ([]map[string]any, error) {
-	var items []map[string]any
-	add := func(meta model.Meta, status any) error {
-		obj := map[string]any{}
-		if err := json.Unmarshal(meta.Raw, &obj); err != nil {
-			return fmt.Errorf("%s: %w", meta.Source, err)
-		}
-		if status != nil {
-			st, err := toMap(status)
-			if err != nil {
-				return err
-			}
-			obj["status"] = st
-		}
-		items = append(items, obj)
-		return nil
-	}
-	gateways := map[*model.Gateway]*analyze.GatewayResult{}
+// statusObject is one object of the status output: the object as written and the
+// status a conformant controller would write (nil: keep the status it had).
+type statusObject struct {
+	meta   model.Meta
+	status func() any
+}
+
+// statusObjects lists every Gateway, ListenerSet, route and BackendTLSPolicy of
+// the input in output order. Statuses are built when an object is rendered.
+func statusObjects(res *analyze.Result) []statusObject {
+	var objs []statusObject
+	gateways := make(map[*model.Gateway]*analyze.GatewayResult, len(res.Gateways))
 	for _, g := range res.Gateways {
 		gateways[g.Gateway] = g
 	}
 	for _, g := range res.Model.Gateways {
-		var st any
+		o := statusObject{meta: g.Meta}
 		if gr := gateways[g]; gr != nil {
-			st = gatewayStatus(gr, g)
+			o.status = func() any { return gatewayStatus(gr, g) }
 		}
-		if err := add(g.Meta, st); err != nil {
-			return nil, err
-		}
+		objs = append(objs, o)
 	}
 	sets := map[*model.ListenerSet]*analyze.ListenerSetResult{}
 	for _, ls := range res.ListenerSets {
 		sets[ls.ListenerSet] = ls
 	}
 	for _, ls := range res.Model.ListenerSets {
-		var st any
+		o := statusObject{meta: ls.Meta}
 		if lr := sets[ls]; lr != nil {
-			st = listenerSetStatus(lr)
+			o.status = func() any { return listenerSetStatus(lr) }
 		}
-		if err := add(ls.Meta, st); err != nil {
-			return nil, err
-		}
+		objs = append(objs, o)
 	}
 	for _, rr := range res.Routes {
-		if err := add(rr.Route.Meta, routeStatus(rr)); err != nil {
-			return nil, err
-		}
+		objs = append(objs, statusObject{meta: rr.Route.Meta, status: func() any { return routeStatus(rr) }})
 	}
 	for _, pr := range res.BackendTLSPolicies {
-		if err := add(pr.Policy.Meta, policyStatus(pr)); err != nil {
+		objs = append(objs, statusObject{meta: pr.Policy.Meta, status: func() any { return policyStatus(pr) }})
+	}
+	return objs
+}
+
+// item is the object as a generic map, with .status replaced.
+func (o statusObject) item() (map[string]any, error) {
+	obj := map[string]any{}
+	if err := json.Unmarshal(o.meta.Raw, &obj); err != nil {
+		return nil, fmt.Errorf("%s: %w", o.meta.Source, err)
+	}
+	if o.status != nil {
+		st, err := toMap(o.status())
+		if err != nil {
 			return nil, err
 		}
+		obj["status"] = st
+	}
+	return obj, nil
+}
+
+// StatusItems returns every Gateway, ListenerSet, route and BackendTLSPolicy of the
+// input, as written (apiVersion included), with .status replaced by what a
+// conformant controller would write. Objects no in-scope controller owns keep the
+// status they had. WriteStatusJSON and WriteStatusYAML print the same without
+// holding every item.
+func StatusItems(res *analyze.Result) ([]map[string]any, error) {
+	var items []map[string]any
+	for _, o := range statusObjects(res) {
+		it, err := o.item()
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, it)
 	}
 	return items, nil
+}
+
+// statusBatch is how many objects are rendered (on every core) before they are
+// written: output starts early and memory stays bounded at any size.
+const statusBatch = 512
+
+// writeStatus renders the objects in batches, each object by encode on any core,
+// and writes them in order, with sep between two objects.
+func writeStatus(w io.Writer, objs []statusObject, encode func(map[string]any) ([]byte, error), sep string) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	out := make([][]byte, statusBatch)
+	errs := make([]error, statusBatch)
+	workers := max(1, min(runtime.GOMAXPROCS(0), 8))
+	for lo := 0; lo < len(objs); lo += statusBatch {
+		batch := objs[lo:min(lo+statusBatch, len(objs))]
+		var wg sync.WaitGroup
+		for k := 0; k < workers; k++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := k; i < len(batch); i += workers {
+					it, err := batch[i].item()
+					if err == nil {
+						out[i], err = encode(it)
+					}
+					errs[i] = err
+				}
+			}()
+		}
+		wg.Wait()
+		for i := range batch {
+			if errs[i] != nil {
+				return errs[i]
+			}
+			if lo+i > 0 {
+				bw.WriteString(sep)
+			}
+			bw.Write(out[i])
+		}
+	}
+	return bw.Flush()
 }
 
 func toMap(v any) (map[string]any, error) {
@@ -152,6 +211,9 @@ func policyStatus(pr *analyze.PolicyResult) gwv1.PolicyStatus {
 	return st
 }
 
+// itemIndent is the indentation of an item inside the List StatusJSON writes.
+const itemIndent = "        "
+
 // StatusJSON writes the items as a v1 List, indented as kubectl does.
 func StatusJSON(w io.Writer, items []map[string]any) error {
 	if items == nil {
@@ -163,6 +225,26 @@ func StatusJSON(w io.Writer, items []map[string]any) error {
 		return err
 	}
 	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}
+
+// WriteStatusJSON writes the computed status of every object as StatusJSON does,
+// byte for byte, rendering objects on every core and streaming them.
+func WriteStatusJSON(w io.Writer, res *analyze.Result) error {
+	objs := statusObjects(res)
+	if len(objs) == 0 {
+		return StatusJSON(w, nil)
+	}
+	if _, err := io.WriteString(w, "{\n    \"apiVersion\": \"v1\",\n    \"items\": [\n"+itemIndent); err != nil {
+		return err
+	}
+	err := writeStatus(w, objs, func(it map[string]any) ([]byte, error) {
+		return json.MarshalIndent(it, itemIndent, "    ")
+	}, ",\n"+itemIndent)
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, "\n    ],\n    \"kind\": \"List\"\n}\n")
 	return err
 }
 
@@ -183,4 +265,10 @@ func StatusYAML(w io.Writer, items []map[string]any) error {
 		}
 	}
 	return nil
+}
+
+// WriteStatusYAML writes the computed status of every object as StatusYAML does,
+// byte for byte, rendering objects on every core and streaming them.
+func WriteStatusYAML(w io.Writer, res *analyze.Result) error {
+	return writeStatus(w, statusObjects(res), func(it map[string]any) ([]byte, error) { return yaml.Marshal(it) }, "---\n")
 }

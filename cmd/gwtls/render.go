@@ -153,12 +153,8 @@ func (o *RenderStatusOptions) Run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	items, err := render.StatusItems(res)
-	if err != nil {
-		return err
-	}
 	if o.Output == "json" {
-		return render.StatusJSON(o.Out, items)
+		return render.WriteStatusJSON(o.Out, res)
 	}
-	return render.StatusYAML(o.Out, items)
+	return render.WriteStatusYAML(o.Out, res)
 }
