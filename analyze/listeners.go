@@ -85,6 +85,7 @@ func (e *engine) listeners(g *GatewayResult) {
 	e.conflicts(g)
 	for _, r := range mergedListeners(g) {
 		e.listenerConditions(r.l)
+		r.l.routeNamespaces() // parsed here, on this Gateway's core, for routes to read
 	}
 }
 

@@ -20,18 +20,12 @@ import (
 //
 // Routes are decided on every core: deciding one route reads the listeners, the
 // index and the model, and writes only the route's own result. The caches those
-// reads would fill lazily are filled first, and the listeners' attachment lists
+// reads would fill lazily are filled first (listeners' parsed allowedRoutes by
+// listeners, namespace label sets here), and the listeners' attachment lists
 // are written afterwards in route order, so the Result does not depend on
 // scheduling.
 func (e *engine) routes() {
 	routes := e.res.Model.Routes
-	for _, g := range e.res.Gateways {
-		for _, r := range mergedListeners(g) {
-			if r.l.state != nil {
-				r.l.routeNamespaces()
-			}
-		}
-	}
 	for _, r := range routes {
 		e.ix.namespaceLabelSet(r.ObjectMeta.Namespace)
 	}
