@@ -122,7 +122,7 @@ apiserver() {
     --service-account-issuer=https://kubernetes.default.svc.cluster.local \
     --service-account-key-file="$state/pki/sa.pub" \
     --service-account-signing-key-file="$state/pki/sa.key" \
-    --service-cluster-ip-range=10.96.0.0/24 \
+    --service-cluster-ip-range=10.96.0.0/12 \
     --profiling=false --v=1 \
     >"$state/$1.log" 2>&1 &
   echo $! > "$state/$1.pid"

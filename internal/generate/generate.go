@@ -474,12 +474,19 @@ spec:
     kind: Service
 `, []string{"v1", "v1beta1"}[a/2%2], appName(a), sharedName(a%g.sharedNS), appName(a), appName(a), appName(a))
 	}
-	g.doc()
-	g.printf("apiVersion: gateway.networking.k8s.io/v1beta1\nkind: ReferenceGrant\nmetadata:\n  name: gateways-to-certs\n  namespace: certs\nspec:\n  from:\n")
-	for i := 0; i < g.infraNS; i++ {
-		g.printf("  - group: gateway.networking.k8s.io\n    kind: Gateway\n    namespace: %s\n", infraName(i))
+	// The CRD allows at most 16 entries in spec.from: one grant per 16 namespaces.
+	for first := 0; first < g.infraNS; first += 16 {
+		name := "gateways-to-certs"
+		if first > 0 {
+			name = fmt.Sprintf("gateways-to-certs-%d", first/16+1)
+		}
+		g.doc()
+		g.printf("apiVersion: gateway.networking.k8s.io/v1beta1\nkind: ReferenceGrant\nmetadata:\n  name: %s\n  namespace: certs\nspec:\n  from:\n", name)
+		for i := first; i < min(first+16, g.infraNS); i++ {
+			g.printf("  - group: gateway.networking.k8s.io\n    kind: Gateway\n    namespace: %s\n", infraName(i))
+		}
+		g.printf("  to:\n  - group: \"\"\n    kind: Secret\n")
 	}
-	g.printf("  to:\n  - group: \"\"\n    kind: Secret\n")
 }
 
 func (g *gen) writeListener(l listener, indent string, certName func(listener) (ns, name string)) {
