@@ -254,7 +254,13 @@ func statusItems(t *testing.T, args ...string) map[string]any {
 	out := map[string]any{}
 	for _, it := range list.Items {
 		u := unstructured.Unstructured{Object: it}
-		out[u.GetKind()+" "+u.GetNamespace()+"/"+u.GetName()] = it["status"]
+		key := u.GetKind() + " " + u.GetNamespace() + "/" + u.GetName()
+		out[key] = it["status"]
+		// Objects are applied server-side, so the server keeps managedFields on
+		// them; like kubectl, the tool does not print them.
+		if u.GetManagedFields() != nil {
+			t.Errorf("render status %v printed metadata.managedFields of %s", args, key)
+		}
 	}
 	return out
 }

@@ -6,18 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"sort"
+	"strconv"
 	"sync"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/pager"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
@@ -77,17 +75,20 @@ func Cluster(ctx context.Context, opts ClusterOptions) (*model.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	dyn, err := dynamic.NewForConfig(cfg)
+	rc, err := rest.UnversionedRESTClientFor(rawConfig(cfg))
 	if err != nil {
 		return nil, fmt.Errorf("connecting to the cluster: %w", err)
 	}
 
 	type listed struct {
-		items      []unstructured.Unstructured
+		objects    []any
 		unreadable *model.Unreadable
 		err        error
 	}
 	results := make([]listed, len(clusterKinds))
+	// Pages are decoded by at most one worker per core, whichever kind they are
+	// of, while the next pages are on the way.
+	decoders := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	done := 0
@@ -102,28 +103,14 @@ func Cluster(ctx context.Context, opts ClusterOptions) (*model.Model, error) {
 		if version == "" {
 			continue // this cluster does not serve the kind (for example no ListenerSet CRD)
 		}
+		ns := ""
+		if k.namespaced {
+			ns = opts.Namespace
+		}
 		wg.Add(1)
-		go func(i int, k clusterKind, gvr schema.GroupVersionResource) {
+		go func() {
 			defer wg.Done()
-			var ri dynamic.ResourceInterface = dyn.Resource(gvr)
-			ns := ""
-			if k.namespaced && opts.Namespace != "" {
-				ns = opts.Namespace
-				ri = dyn.Resource(gvr).Namespace(ns)
-			}
-			p := pager.New(func(ctx context.Context, lo metav1.ListOptions) (runtime.Object, error) {
-				return ri.List(ctx, lo)
-			})
-			p.PageSize = opts.PageSize
-			var items []unstructured.Unstructured
-			err := p.EachListItem(ctx, metav1.ListOptions{}, func(obj runtime.Object) error {
-				u, ok := obj.(*unstructured.Unstructured)
-				if !ok {
-					return fmt.Errorf("unexpected list item %T", obj)
-				}
-				items = append(items, *u)
-				return nil
-			})
+			objs, err := listKind(ctx, rc, k, version, ns, opts.PageSize, decoders)
 			switch {
 			case apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err):
 				results[i].unreadable = &model.Unreadable{Kind: k.kind, Namespace: ns, Reason: "forbidden: the identity may not list " + k.resource}
@@ -131,15 +118,15 @@ func Cluster(ctx context.Context, opts ClusterOptions) (*model.Model, error) {
 			case err != nil:
 				results[i].err = fmt.Errorf("listing %s: %w", k.resource, err)
 			default:
-				results[i].items = items
+				results[i].objects = objs
 			}
 			if opts.Progress != nil {
 				mu.Lock()
 				done++
-				fmt.Fprintf(opts.Progress, "\rloading: %d kinds listed, last %s (%d)   ", done, k.resource, len(items))
+				fmt.Fprintf(opts.Progress, "\rloading: %d kinds listed, last %s (%d)   ", done, k.resource, len(objs))
 				mu.Unlock()
 			}
-		}(i, k, schema.GroupVersionResource{Group: k.group, Version: version, Resource: k.resource})
+		}()
 	}
 	wg.Wait()
 	if opts.Progress != nil {
@@ -147,7 +134,7 @@ func Cluster(ctx context.Context, opts ClusterOptions) (*model.Model, error) {
 	}
 
 	m := &model.Model{Skipped: map[string]int{}}
-	for i, r := range results {
+	for _, r := range results {
 		if r.err != nil {
 			return nil, r.err
 		}
@@ -155,26 +142,116 @@ func Cluster(ctx context.Context, opts ClusterOptions) (*model.Model, error) {
 			m.Unreadable = append(m.Unreadable, *r.unreadable)
 			continue
 		}
-		k := clusterKinds[i]
-		for _, u := range r.items {
-			unstructured.RemoveNestedField(u.Object, "metadata", "managedFields")
-			js, err := json.Marshal(u.Object)
-			if err != nil {
-				return nil, fmt.Errorf("%s %s/%s: %w", k.kind, u.GetNamespace(), u.GetName(), err)
-			}
-			src := model.Source{File: "cluster"}
-			var out decoded
-			decodeJSON(src, js, u.GetNamespace(), &out)
-			if out.err != nil {
-				return nil, out.err
-			}
-			for _, o := range out.objects {
-				add(m, o)
-			}
+		for _, o := range r.objects {
+			add(m, o)
 		}
 	}
 	sort.Slice(m.Unreadable, func(i, j int) bool { return m.Unreadable[i].Kind < m.Unreadable[j].Kind })
 	return m, nil
+}
+
+// rawConfig is cfg for a client that reads list pages as JSON bytes.
+func rawConfig(cfg *rest.Config) *rest.Config {
+	c := dynamic.ConfigFor(cfg)
+	c.ContentType, c.AcceptContentTypes = "application/json", "application/json"
+	c.GroupVersion = nil
+	c.APIPath = "/"
+	return c
+}
+
+// listPage is one page of a list response, its items left as JSON.
+type listPage struct {
+	Metadata struct {
+		Continue string `json:"continue"`
+	} `json:"metadata"`
+	Items []json.RawMessage `json:"items"`
+}
+
+// listKind reads every object of one kind with paginated lists (limit/continue),
+// decoding each page's items straight into typed objects, as files are, on a
+// worker from decoders while the next page is read. A continue token that
+// expired mid-way (410 Gone) restarts the list once.
+func listKind(ctx context.Context, rc *rest.RESTClient, k clusterKind, version, ns string, pageSize int64, decoders chan struct{}) ([]any, error) {
+	path := "/apis/" + k.group + "/" + version
+	apiVersion := k.group + "/" + version
+	if k.group == "" {
+		path, apiVersion = "/api/"+version, version
+	}
+	if ns != "" {
+		path += "/namespaces/" + ns
+	}
+	path += "/" + k.resource
+	h := header{APIVersion: apiVersion, Kind: k.kind}
+
+	for attempt := 0; ; attempt++ {
+		var pages [][]any
+		var errs []error
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		token := ""
+		var err error
+		for {
+			req := rc.Get().AbsPath(path).Param("limit", strconv.FormatInt(pageSize, 10))
+			if token != "" {
+				req = req.Param("continue", token)
+			}
+			var body []byte
+			body, err = req.DoRaw(ctx)
+			if err != nil {
+				break
+			}
+			var page listPage
+			if err = json.Unmarshal(body, &page); err != nil {
+				err = fmt.Errorf("reading a page of %s: %w", k.resource, err)
+				break
+			}
+			n := len(pages)
+			pages = append(pages, nil)
+			errs = append(errs, nil)
+			decoders <- struct{}{}
+			wg.Add(1)
+			go func() {
+				defer func() { <-decoders; wg.Done() }()
+				objs, err := decodePage(page.Items, h)
+				mu.Lock()
+				pages[n], errs[n] = objs, err
+				mu.Unlock()
+			}()
+			if token = page.Metadata.Continue; token == "" {
+				break
+			}
+		}
+		wg.Wait()
+		if apierrors.IsResourceExpired(err) && attempt == 0 {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		var out []any
+		for i, objs := range pages {
+			if errs[i] != nil {
+				return nil, errs[i]
+			}
+			out = append(out, objs...)
+		}
+		return out, nil
+	}
+}
+
+// decodePage decodes the items of one list page. Items of built-in kinds carry no
+// apiVersion and kind in a list, and a custom resource's items are in the list's
+// version: h, the list's, is every item's.
+func decodePage(items []json.RawMessage, h header) ([]any, error) {
+	src := model.Source{File: "cluster"}
+	var out decoded
+	for _, item := range items {
+		decodeObject(src, withoutManagedFields(item), h, "", &out)
+		if out.err != nil {
+			return nil, out.err
+		}
+	}
+	return out.objects, nil
 }
 
 // servedVersions asks discovery which group/version/resources the cluster serves.
