@@ -628,8 +628,8 @@ func unreadable(rep clusterReport, kind string) *struct{ Kind, Namespace, Reason
 }
 
 // Lists are paginated (limit/continue): a page size far below the object count reads
-// every object once, the same as one big page. This calls the loader directly; the
-// binary always uses 500 per page.
+// every object once, the same as one big page or no pages at all (--chunk-size 0).
+// This calls the loader directly.
 func TestClusterPagination(t *testing.T) {
 	env := clusterSetup(t)
 	var objs []*unstructured.Unstructured
@@ -649,12 +649,17 @@ func TestClusterPagination(t *testing.T) {
 	}
 	cfg.QPS, cfg.Burst = 100, 200
 	var mu sync.Mutex
-	continued := 0
+	continued, unlimited := 0, 0
 	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper {
 		return roundTripFunc(func(req *http.Request) (*http.Response, error) {
-			if strings.HasSuffix(req.URL.Path, "/httproutes") && req.URL.Query().Get("continue") != "" {
+			if strings.HasSuffix(req.URL.Path, "/httproutes") {
 				mu.Lock()
-				continued++
+				if req.URL.Query().Get("continue") != "" {
+					continued++
+				}
+				if !req.URL.Query().Has("limit") {
+					unlimited++
+				}
 				mu.Unlock()
 			}
 			return rt.RoundTrip(req)
@@ -676,9 +681,21 @@ func TestClusterPagination(t *testing.T) {
 	if continued < 11 {
 		t.Errorf("page size 2 over 23 routes made %d continue requests, want 11", continued)
 	}
+	if unlimited != 0 {
+		t.Errorf("page size 2 made %d list requests without a limit", unlimited)
+	}
 	big := names(0)
 	if len(small) != 23 || !reflect.DeepEqual(small, big) {
 		t.Errorf("page size 2 read %d routes, page size 500 %d:\n%v\n%v", len(small), len(big), small, big)
+	}
+	// --chunk-size 0: one request per kind, no limit, no continue.
+	before := continued
+	whole := names(-1)
+	if unlimited != 1 || continued != before {
+		t.Errorf("page size -1 made %d unlimited and %d continue requests, want 1 and 0", unlimited, continued-before)
+	}
+	if !reflect.DeepEqual(whole, big) {
+		t.Errorf("one response read %d routes, pages of 500 %d", len(whole), len(big))
 	}
 }
 

@@ -27,7 +27,8 @@ type ClusterOptions struct {
 	Namespace string
 	// Progress, when set, receives a progress line per kind listed (a terminal).
 	Progress io.Writer
-	// PageSize is the list page size (limit/continue); 0 means 500.
+	// PageSize is the list page size (limit/continue); 0 means 500, and a
+	// negative size lists each kind in one response.
 	PageSize int64
 }
 
@@ -191,7 +192,10 @@ func listKind(ctx context.Context, rc *rest.RESTClient, k clusterKind, version, 
 		token := ""
 		var err error
 		for {
-			req := rc.Get().AbsPath(path).Param("limit", strconv.FormatInt(pageSize, 10))
+			req := rc.Get().AbsPath(path)
+			if pageSize > 0 {
+				req = req.Param("limit", strconv.FormatInt(pageSize, 10))
+			}
 			if token != "" {
 				req = req.Param("continue", token)
 			}

@@ -26,6 +26,8 @@ type InputOptions struct {
 	ConfigFlags   *genericclioptions.ConfigFlags
 	FileFlags     *genericclioptions.FileNameFlags
 	AllNamespaces bool
+	// ChunkSize is kubectl's --chunk-size: objects per list page; 0 lists at once.
+	ChunkSize int64
 
 	Controller        string
 	Now               string
@@ -52,7 +54,7 @@ type InputOptions struct {
 
 // NewInputOptions returns InputOptions with kubectl's defaults.
 func NewInputOptions(configFlags *genericclioptions.ConfigFlags) *InputOptions {
-	o := &InputOptions{ConfigFlags: configFlags}
+	o := &InputOptions{ConfigFlags: configFlags, ChunkSize: 500}
 	o.FileFlags = &genericclioptions.FileNameFlags{
 		Usage:     "files, folders or - (stdin) with Gateway API manifests; omit -f and -k to read the cluster",
 		Filenames: &o.filenames,
@@ -66,6 +68,7 @@ func NewInputOptions(configFlags *genericclioptions.ConfigFlags) *InputOptions {
 func (o *InputOptions) AddFlags(cmd *cobra.Command) {
 	o.FileFlags.AddFlags(cmd.Flags())
 	cmd.Flags().BoolVarP(&o.AllNamespaces, "all-namespaces", "A", false, "read every namespace of the cluster")
+	cmd.Flags().Int64Var(&o.ChunkSize, "chunk-size", o.ChunkSize, "read a cluster's objects in pages of this many (as kubectl does); 0 lists each kind at once")
 	cmd.Flags().StringVar(&o.Controller, "controller", "", "analyze only GatewayClasses with this spec.controllerName (default: every class in the input)")
 	cmd.Flags().StringVar(&o.Now, "now", "", "the time to check certificates against and stamp conditions with (RFC 3339; default: the current time)")
 	cmd.Flags().StringArrayVar(&o.External, "external", nil, "a kind (Secret) or object (Secret/NAMESPACE/NAME) that lives outside the input: reported as unverified instead of missing (repeatable)")
@@ -78,6 +81,9 @@ func (o *InputOptions) AddFlags(cmd *cobra.Command) {
 
 // Complete parses the flags' values.
 func (o *InputOptions) Complete() error {
+	if o.ChunkSize < 0 {
+		return usageErrorf("--chunk-size %d: want 0 (no pages) or a page size", o.ChunkSize)
+	}
 	o.now = time.Now()
 	if o.Now != "" {
 		t, err := time.Parse(time.RFC3339, o.Now)
@@ -152,7 +158,11 @@ func (o *InputOptions) Load(ctx context.Context, streams genericiooptions.IOStre
 	if f, ok := streams.ErrOut.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		progress = streams.ErrOut
 	}
-	m, err := load.Cluster(ctx, load.ClusterOptions{Config: cfg, Namespace: ns, Progress: progress})
+	pageSize := o.ChunkSize
+	if pageSize == 0 {
+		pageSize = -1 // load.Cluster: no limit
+	}
+	m, err := load.Cluster(ctx, load.ClusterOptions{Config: cfg, Namespace: ns, Progress: progress, PageSize: pageSize})
 	if err != nil {
 		return nil, loadError{err}
 	}
