@@ -4,12 +4,15 @@ package render
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"runtime"
+	"strconv"
 	"sync"
 
+	goyaml "go.yaml.in/yaml/v2"
 	"sigs.k8s.io/yaml"
 
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -60,20 +63,60 @@ func statusObjects(res *analyze.Result) []statusObject {
 	return objs
 }
 
-// item is the object as a generic map, with .status replaced.
-func (o statusObject) item() (map[string]any, error) {
-	obj := map[string]any{}
-	if err := json.Unmarshal(o.meta.Raw, &obj); err != nil {
+// item is the object as a generic map, with .status replaced. With numbers, JSON
+// numbers are json.Number rather than float64.
+func (o statusObject) item(numbers bool) (map[string]any, error) {
+	obj, err := decodeMap(o.meta.Raw, numbers)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", o.meta.Source, err)
 	}
 	if o.status != nil {
-		st, err := toMap(o.status())
+		b, err := json.Marshal(o.status())
 		if err != nil {
 			return nil, err
 		}
-		obj["status"] = st
+		if obj["status"], err = decodeMap(b, numbers); err != nil {
+			return nil, err
+		}
 	}
 	return obj, nil
+}
+
+func decodeMap(js []byte, numbers bool) (map[string]any, error) {
+	m := map[string]any{}
+	if !numbers {
+		return m, json.Unmarshal(js, &m)
+	}
+	dec := json.NewDecoder(bytes.NewReader(js))
+	dec.UseNumber()
+	return m, dec.Decode(&m)
+}
+
+// yamlValues turns the json.Numbers of a decoded object into the int, uint64 or
+// float64 that go-yaml's own decoding of the JSON gives, so that go-yaml prints
+// the object exactly as sigs.k8s.io/yaml (JSON, then go-yaml's value, then YAML)
+// does, without converting it through JSON text and back.
+func yamlValues(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			v[k] = yamlValues(x)
+		}
+	case []any:
+		for i, x := range v {
+			v[i] = yamlValues(x)
+		}
+	case json.Number:
+		if i, err := strconv.ParseInt(string(v), 10, 64); err == nil {
+			return int(i)
+		}
+		if u, err := strconv.ParseUint(string(v), 10, 64); err == nil {
+			return u
+		}
+		f, _ := v.Float64()
+		return f
+	}
+	return v
 }
 
 // StatusItems returns every Gateway, ListenerSet, route and BackendTLSPolicy of the
@@ -84,7 +127,7 @@ func (o statusObject) item() (map[string]any, error) {
 func StatusItems(res *analyze.Result) ([]map[string]any, error) {
 	var items []map[string]any
 	for _, o := range statusObjects(res) {
-		it, err := o.item()
+		it, err := o.item(false)
 		if err != nil {
 			return nil, err
 		}
@@ -99,7 +142,7 @@ const statusBatch = 512
 
 // writeStatus renders the objects in batches, each object by encode on any core,
 // and writes them in order, with sep between two objects.
-func writeStatus(w io.Writer, objs []statusObject, encode func(map[string]any) ([]byte, error), sep string) error {
+func writeStatus(w io.Writer, objs []statusObject, numbers bool, encode func(map[string]any) ([]byte, error), sep string) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	out := make([][]byte, statusBatch)
 	errs := make([]error, statusBatch)
@@ -112,7 +155,7 @@ func writeStatus(w io.Writer, objs []statusObject, encode func(map[string]any) (
 			go func() {
 				defer wg.Done()
 				for i := k; i < len(batch); i += workers {
-					it, err := batch[i].item()
+					it, err := batch[i].item(numbers)
 					if err == nil {
 						out[i], err = encode(it)
 					}
@@ -132,15 +175,6 @@ func writeStatus(w io.Writer, objs []statusObject, encode func(map[string]any) (
 		}
 	}
 	return bw.Flush()
-}
-
-func toMap(v any) (map[string]any, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	m := map[string]any{}
-	return m, json.Unmarshal(b, &m)
 }
 
 func gatewayStatus(g *analyze.GatewayResult, gw *model.Gateway) gwv1.GatewayStatus {
@@ -238,7 +272,7 @@ func WriteStatusJSON(w io.Writer, res *analyze.Result) error {
 	if _, err := io.WriteString(w, "{\n    \"apiVersion\": \"v1\",\n    \"items\": [\n"+itemIndent); err != nil {
 		return err
 	}
-	err := writeStatus(w, objs, func(it map[string]any) ([]byte, error) {
+	err := writeStatus(w, objs, false, func(it map[string]any) ([]byte, error) {
 		return json.MarshalIndent(it, itemIndent, "    ")
 	}, ",\n"+itemIndent)
 	if err != nil {
@@ -270,5 +304,7 @@ func StatusYAML(w io.Writer, items []map[string]any) error {
 // WriteStatusYAML writes the computed status of every object as StatusYAML does,
 // byte for byte, rendering objects on every core and streaming them.
 func WriteStatusYAML(w io.Writer, res *analyze.Result) error {
-	return writeStatus(w, statusObjects(res), func(it map[string]any) ([]byte, error) { return yaml.Marshal(it) }, "---\n")
+	return writeStatus(w, statusObjects(res), true, func(it map[string]any) ([]byte, error) {
+		return goyaml.Marshal(yamlValues(it))
+	}, "---\n")
 }
