@@ -77,6 +77,14 @@ if grep -qE '^\s*--- SKIP' "$log"; then
   exit 1
 fi
 passed=$((passed + $(grep -cE '^\s*--- PASS' "$log" || true)))
+# The cluster lister decodes pages on several goroutines while it reads the next:
+# run the many-pages test under the race detector too.
+if ! GWTLS_CLUSTER_TESTS=1 go test -race -count=1 -v ./e2e -run ClusterPagination > "$log" 2>&1; then
+  grep -E '^(FAIL|ok|---|panic|WARNING: DATA RACE|\s+.*_test\.go)' "$log" | grep -v -- '--- PASS' | tail -80
+  echo "cluster pagination test failed under -race" >&2
+  exit 1
+fi
+passed=$((passed + $(grep -cE '^\s*--- PASS' "$log" || true)))
 ./hack/apiserver.sh stop
 
 if ! $quick; then

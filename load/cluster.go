@@ -184,11 +184,14 @@ func listKind(ctx context.Context, rc *rest.RESTClient, k clusterKind, version, 
 	path += "/" + k.resource
 	h := header{APIVersion: apiVersion, Kind: k.kind}
 
+	// decodedPage is one page's objects, written by the worker that decoded it.
+	type decodedPage struct {
+		objects []any
+		err     error
+	}
 	for attempt := 0; ; attempt++ {
-		var pages [][]any
-		var errs []error
+		var pages []*decodedPage
 		var wg sync.WaitGroup
-		var mu sync.Mutex
 		token := ""
 		var err error
 		for {
@@ -209,17 +212,13 @@ func listKind(ctx context.Context, rc *rest.RESTClient, k clusterKind, version, 
 				err = fmt.Errorf("reading a page of %s: %w", k.resource, err)
 				break
 			}
-			n := len(pages)
-			pages = append(pages, nil)
-			errs = append(errs, nil)
+			p := &decodedPage{}
+			pages = append(pages, p)
 			decoders <- struct{}{}
 			wg.Add(1)
 			go func() {
 				defer func() { <-decoders; wg.Done() }()
-				objs, err := decodePage(page.Items, h)
-				mu.Lock()
-				pages[n], errs[n] = objs, err
-				mu.Unlock()
+				p.objects, p.err = decodePage(page.Items, h)
 			}()
 			if token = page.Metadata.Continue; token == "" {
 				break
@@ -233,11 +232,11 @@ func listKind(ctx context.Context, rc *rest.RESTClient, k clusterKind, version, 
 			return nil, err
 		}
 		var out []any
-		for i, objs := range pages {
-			if errs[i] != nil {
-				return nil, errs[i]
+		for _, p := range pages {
+			if p.err != nil {
+				return nil, p.err
 			}
-			out = append(out, objs...)
+			out = append(out, p.objects...)
 		}
 		return out, nil
 	}
