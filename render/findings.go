@@ -10,7 +10,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
-	"sigs.k8s.io/yaml"
+	goyaml "go.yaml.in/yaml/v2"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
@@ -176,18 +176,66 @@ func (r Report) JSON(w io.Writer) error {
 	return bw.Flush()
 }
 
-// YAML writes the report.
+// YAML writes the report as sigs.k8s.io/yaml prints it (keys sorted, go-yaml's
+// layout and line folding), one finding and listener at a time: a whole report
+// converted at once took 34 s and 2.2 GB at 100k routes.
 func (r Report) YAML(w io.Writer) error {
-	b, err := json.Marshal(r)
-	if err != nil {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	// Top-level keys in go-yaml's order; each value is printed at the column it
+	// has in the whole document, so go-yaml folds long lines at the same places.
+	field := func(key string, v any) error {
+		b, err := yamlOf(map[string]any{key: v})
+		bw.Write(b)
 		return err
 	}
-	y, err := yaml.JSONToYAML(b)
-	if err != nil {
-		return err
+	list := func(key string, n int, item func(i int) any) error {
+		if n == 0 {
+			return field(key, []any{})
+		}
+		bw.WriteString(key + ":\n")
+		for i := 0; i < n; i++ {
+			// A one-item sequence at column 0 is laid out as the items of a
+			// sequence under a key are (go-yaml v2 does not indent those).
+			b, err := yamlOf([]any{item(i)})
+			if err != nil {
+				return err
+			}
+			bw.Write(b)
+		}
+		return nil
 	}
-	_, err = w.Write(y)
-	return err
+	steps := []func() error{
+		func() error { return field("apiVersion", r.APIVersion) },
+		func() error { return list("findings", len(r.Findings), func(i int) any { return r.Findings[i] }) },
+		func() error { return field("kind", r.Kind) },
+		func() error { return list("listeners", len(r.Listeners), func(i int) any { return r.Listeners[i] }) },
+		func() error { return field("summary", r.Summary) },
+	}
+	if len(r.Unreadable) > 0 {
+		steps = append(steps, func() error { return list("unreadable", len(r.Unreadable), func(i int) any { return r.Unreadable[i] }) })
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
+
+// yamlOf prints v as sigs.k8s.io/yaml.Marshal does (JSON first, so json tags
+// apply), without its JSON -> go-yaml -> YAML round trip.
+func yamlOf(v any) ([]byte, error) {
+	js, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(js))
+	dec.UseNumber()
+	var x any
+	if err := dec.Decode(&x); err != nil {
+		return nil, err
+	}
+	return goyaml.Marshal(yamlValues(x))
 }
 
 // Style is how text output looks: colour only when writing to a terminal and
