@@ -6,8 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -152,7 +153,7 @@ func (p *Proxy) checkMappings() error {
 			}
 		}
 	}
-	for _, k := range sortedKeys(p.opts.Backends) {
+	for _, k := range slices.Sorted(maps.Keys(p.opts.Backends)) {
 		addr := p.opts.Backends[k]
 		if !named[k] {
 			return fmt.Errorf("--backend %s: no route in the configuration references this backend (want NAMESPACE/NAME:PORT of a backendRef)", k)
@@ -163,15 +164,6 @@ func (p *Proxy) checkMappings() error {
 		p.allowed[addr] = true
 	}
 	return nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // tlsPorts are the ports of a Gateway's (and its ListenerSets') HTTPS and TLS

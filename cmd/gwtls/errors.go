@@ -3,7 +3,6 @@ package gwtls
 import (
 	"errors"
 	"fmt"
-	"sort"
 )
 
 // Exit codes (DESIGN.md "Output contracts").
@@ -40,13 +39,4 @@ func ExitCode(err error) int {
 	default:
 		return ExitError
 	}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

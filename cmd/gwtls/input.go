@@ -5,7 +5,9 @@ import (
 	"crypto/x509"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -199,7 +201,7 @@ func skippedSummary(w io.Writer, m *model.Model) {
 		return
 	}
 	var parts []string
-	for _, k := range sortedKeys(m.Skipped) {
+	for _, k := range slices.Sorted(maps.Keys(m.Skipped)) {
 		parts = append(parts, fmt.Sprintf("%s (%d)", k, m.Skipped[k]))
 	}
 	fmt.Fprintf(w, "skipped objects of kinds this tool does not analyze: %s\n", strings.Join(parts, ", "))

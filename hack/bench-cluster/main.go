@@ -21,8 +21,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -142,7 +144,7 @@ func run(kubeconfig, file string, workers, retries int) error {
 		kinds[o.kind]++
 	}
 	var parts []string
-	for _, k := range sortedKeys(kinds) {
+	for _, k := range slices.Sorted(maps.Keys(kinds)) {
 		parts = append(parts, fmt.Sprintf("%s %d", k, kinds[k]))
 	}
 	fmt.Printf("objects:  %d in %s (%d cluster-scoped created first); read and converted to JSON in %s\n",
@@ -226,7 +228,7 @@ func census(ctx context.Context, rc *rest.RESTClient, objs []*object) error {
 	}
 	var parts []string
 	total, totalWant := 0, 0
-	for _, kind := range sortedKeys(colls) {
+	for _, kind := range slices.Sorted(maps.Keys(colls)) {
 		l, err := get(colls[kind].path, "1")
 		if err != nil {
 			return err
@@ -258,7 +260,7 @@ func census(ctx context.Context, rc *rest.RESTClient, objs []*object) error {
 			extra = append(extra, "Namespace "+it.Metadata.Name)
 		}
 	}
-	for _, kind := range sortedKeys(colls) {
+	for _, kind := range slices.Sorted(maps.Keys(colls)) {
 		c := colls[kind]
 		if !c.namespaced {
 			continue
@@ -551,7 +553,7 @@ func (w *warningCounter) total() int {
 func (w *warningCounter) summary(limit int) string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	keys := sortedKeys(w.seen)
+	keys := slices.Sorted(maps.Keys(w.seen))
 	sort.SliceStable(keys, func(i, j int) bool { return w.seen[keys[i]] > w.seen[keys[j]] })
 	var parts []string
 	for i, k := range keys {
@@ -562,13 +564,4 @@ func (w *warningCounter) summary(limit int) string {
 		parts = append(parts, fmt.Sprintf("%dx %q", w.seen[k], k))
 	}
 	return strings.Join(parts, "; ")
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
