@@ -11,6 +11,7 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/hostname"
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/suggest"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
 
@@ -203,7 +204,7 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref gwv1.Paren
 				names[i] = l.Name()
 			}
 			fix := fmt.Sprintf("set sectionName to one of: %s", strings.Join(names, ", "))
-			if s := closest(want, names); s != "" {
+			if s, d := suggest.Closest(want, names); d >= 0 && d <= 2 {
 				fix = fmt.Sprintf("did you mean sectionName %q?", s)
 			}
 			msg := fmt.Sprintf("%s has no listener named %q", pname(), want)
@@ -548,37 +549,6 @@ func uniq(xs []string) []string {
 		}
 	}
 	return out
-}
-
-// closest returns the candidate within edit distance 2 of s, for "did you mean".
-func closest(s string, candidates []string) string {
-	best, bestD := "", 3
-	for _, c := range candidates {
-		if d := editDistance(s, c); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // resolveBackends resolves every backendRef of a route once (BackendRef:

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/suggest"
 )
 
 // Validator checks annotations against a fixed list of sets.
@@ -119,14 +121,14 @@ func unknownKey(sets []*Set, kind, key, value string) Problem {
 		}
 	}
 	slices.Sort(names)
-	best := closest(key, names)
+	best, d := suggest.Closest(key, names)
 	p := Problem{Key: key, Value: showValue(value), Severity: SeverityWarning, Rule: RuleUnknownKey}
 	doc := sets[0].Implementation + " " + kind
 	switch {
 	case best == "":
 		p.Message = fmt.Sprintf("%s is not a documented %s annotation", showKey(key), doc)
 		p.Fix = "remove it"
-	case distance(key, best) <= max(3, len(best)/4):
+	case d <= max(3, len(best)/4):
 		p.Message = fmt.Sprintf("%s is not a documented %s annotation; did you mean %s?", showKey(key), doc, best)
 		p.Fix = fmt.Sprintf("rename it to %s, or remove it", best)
 	default:

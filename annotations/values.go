@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/hostname"
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/suggest"
 )
 
 // valueProblem is what a type check finds; checkValue adds key and value.
@@ -126,11 +127,11 @@ func checkEnum(k *Key, v string) []valueProblem {
 		}
 	}
 	list := strings.Join(k.Values, ", ")
-	best := closest(v, k.Values)
+	best, d := suggest.Closest(v, k.Values)
 	if strings.EqualFold(v, best) {
 		return []valueProblem{errorf("write "+best+" (values are case-sensitive)", "%s is not a valid value; did you mean %s? Allowed: %s", quoteValue(v), best, list)}
 	}
-	if best != "" && distance(v, best) <= len(best)/3+1 {
+	if best != "" && d <= len(best)/3+1 {
 		return []valueProblem{errorf("use one of "+list, "%s is not a valid value; did you mean %s? Allowed: %s", quoteValue(v), best, list)}
 	}
 	return []valueProblem{errorf("use one of "+list, "%s is not a valid value; allowed: %s", quoteValue(v), list)}
