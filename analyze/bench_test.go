@@ -1,14 +1,11 @@
 package analyze_test
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/generate"
-	"github.com/kubectl-gwtls/kubectl-gwtls/load"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
 
@@ -17,19 +14,11 @@ var benchNow = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // loadGenerated loads a generated configuration as the CLI would, from a file.
 func loadGenerated(tb testing.TB, dir string, name string, c generate.Config) *model.Model {
 	tb.Helper()
-	data, err := generate.Bytes(c)
+	in, err := generate.Load(dir, name, c)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	path := filepath.Join(dir, name+".yaml")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		tb.Fatal(err)
-	}
-	m, err := load.Files(load.FileOptions{Filenames: []string{path}})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return m
+	return in.Model
 }
 
 // BenchmarkAnalyze measures the engine alone on a loaded model

@@ -1,8 +1,6 @@
 package load_test
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/generate"
@@ -20,20 +18,12 @@ func BenchmarkLoad(b *testing.B) {
 			if why := generate.SkipReason(size); why != "" {
 				b.Skip(why)
 			}
-			data, err := generate.Bytes(size.Config)
+			in, err := generate.Load(dir, size.Name, size.Config)
 			if err != nil {
 				b.Fatal(err)
 			}
-			path := filepath.Join(dir, size.Name+".yaml")
-			if err := os.WriteFile(path, data, 0o644); err != nil {
-				b.Fatal(err)
-			}
-			m, err := load.Files(load.FileOptions{Filenames: []string{path}})
-			if err != nil {
-				b.Fatal(err)
-			}
-			objects := m.Len()
-			b.SetBytes(int64(len(data)))
+			path, objects := in.Path, in.Model.Len()
+			b.SetBytes(int64(in.Bytes))
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {

@@ -3,8 +3,6 @@ package render_test
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -12,7 +10,6 @@ import (
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/generate"
-	"github.com/kubectl-gwtls/kubectl-gwtls/load"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 	"github.com/kubectl-gwtls/kubectl-gwtls/render"
 )
@@ -22,18 +19,11 @@ import (
 // multi-line fixes (ReferenceGrant YAML) included, and for an empty report and
 // one with unreadable kinds.
 func TestReportYAMLMatchesSigsYAML(t *testing.T) {
-	data, err := generate.Bytes(generate.Scaled(5, 1200))
+	in, err := generate.Load(t.TempDir(), "in", generate.Scaled(5, 1200))
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "in.yaml")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	m, err := load.Files(load.FileOptions{Filenames: []string{path}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := in.Model
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	generated := render.NewReport(analyze.Analyze(m, analyze.Options{Now: now}))
 	if len(generated.Findings) < 100 {

@@ -2,14 +2,11 @@ package render_test
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/generate"
-	"github.com/kubectl-gwtls/kubectl-gwtls/load"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 	"github.com/kubectl-gwtls/kubectl-gwtls/render"
 )
@@ -18,18 +15,11 @@ import (
 // core) print exactly what marshalling the whole list at once prints, across
 // batch boundaries and for an input with nothing to report.
 func TestWriteStatusMatchesItems(t *testing.T) {
-	data, err := generate.Bytes(generate.Scaled(3, 1200))
+	in, err := generate.Load(t.TempDir(), "in", generate.Scaled(3, 1200))
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "in.yaml")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	m, err := load.Files(load.FileOptions{Filenames: []string{path}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := in.Model
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for name, res := range map[string]*analyze.Result{
 		"generated": analyze.Analyze(m, analyze.Options{Now: now}),

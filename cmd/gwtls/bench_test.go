@@ -2,8 +2,6 @@ package gwtls_test
 
 import (
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -11,7 +9,6 @@ import (
 
 	gwtls "github.com/kubectl-gwtls/kubectl-gwtls/cmd/gwtls"
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/generate"
-	"github.com/kubectl-gwtls/kubectl-gwtls/load"
 )
 
 // benchCLI runs a command end to end through the CLI code path, as the binary
@@ -23,21 +20,13 @@ func benchCLI(b *testing.B, args ...string) {
 			if why := generate.SkipReason(size); why != "" {
 				b.Skip(why)
 			}
-			data, err := generate.Bytes(size.Config)
+			in, err := generate.Load(dir, size.Name, size.Config)
 			if err != nil {
 				b.Fatal(err)
 			}
-			path := filepath.Join(dir, size.Name+".yaml")
-			if err := os.WriteFile(path, data, 0o644); err != nil {
-				b.Fatal(err)
-			}
-			m, err := load.Files(load.FileOptions{Filenames: []string{path}})
-			if err != nil {
-				b.Fatal(err)
-			}
-			objects := m.Len()
+			path, objects := in.Path, in.Model.Len()
 			full := append(append([]string{}, args...), "-f", path, "--now", "2026-01-01T00:00:00Z")
-			b.SetBytes(int64(len(data)))
+			b.SetBytes(int64(in.Bytes))
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {

@@ -24,11 +24,14 @@ import (
 	"math/big"
 	mrand "math/rand/v2"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/testcert"
+	"github.com/kubectl-gwtls/kubectl-gwtls/load"
+	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
 
 // Config sizes a configuration.
@@ -183,6 +186,31 @@ func Bytes(c Config) ([]byte, error) {
 	}
 	cache[c] = buf.Bytes()
 	return buf.Bytes(), nil
+}
+
+// Loaded is a generated configuration written to a file and loaded from it, as
+// the CLI loads its -f input.
+type Loaded struct {
+	Path  string // the YAML file
+	Bytes int    // its size
+	Model *model.Model
+}
+
+// Load writes the configuration c to dir/name.yaml and loads that file.
+func Load(dir, name string, c Config) (Loaded, error) {
+	data, err := Bytes(c)
+	if err != nil {
+		return Loaded{}, err
+	}
+	path := filepath.Join(dir, name+".yaml")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return Loaded{}, err
+	}
+	m, err := load.Files(load.FileOptions{Filenames: []string{path}})
+	if err != nil {
+		return Loaded{}, err
+	}
+	return Loaded{Path: path, Bytes: len(data), Model: m}, nil
 }
 
 // pair is one certificate and key, PEM-encoded and base64'd.
