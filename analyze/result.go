@@ -66,6 +66,17 @@ type GatewayResult struct {
 	paramsProblem *problem
 }
 
+// AllListeners is the Gateway's own listeners followed by those of the
+// ListenerSets it admits, in precedence order: every listener the Gateway serves.
+func (g *GatewayResult) AllListeners() []*ListenerResult {
+	merged := mergedListeners(g)
+	out := make([]*ListenerResult, len(merged))
+	for i, r := range merged {
+		out[i] = r.l
+	}
+	return out
+}
+
 // AssumedController is the controllerName written for Gateways whose class is not in
 // the input (and no --controller was given).
 const AssumedController gwv1.GatewayController = "gwtls.kubectl.dev/assumed-controller"

@@ -263,14 +263,8 @@ func gateway(g *analyze.GatewayResult, opts Options) (*Explanation, error) {
 	if opts.Listener == "" {
 		x.Sections = append(x.Sections, top)
 	}
-	all := append([]*analyze.ListenerResult{}, g.Listeners...)
-	for _, ls := range g.ListenerSets {
-		if ls.Allowed {
-			all = append(all, ls.Listeners...)
-		}
-	}
 	var names []string
-	for _, l := range all {
+	for _, l := range g.AllListeners() {
 		names = append(names, l.Name())
 		if opts.Listener != "" && l.Name() != opts.Listener {
 			continue

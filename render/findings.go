@@ -102,16 +102,8 @@ func NewReport(res *analyze.Result) Report {
 			}
 			r.Listeners = append(r.Listeners, ls)
 		}
-		for _, l := range g.Listeners {
+		for _, l := range g.AllListeners() {
 			add(l)
-		}
-		for _, set := range g.ListenerSets {
-			if !set.Allowed {
-				continue
-			}
-			for _, l := range set.Listeners {
-				add(l)
-			}
 		}
 	}
 	return r

@@ -111,16 +111,8 @@ func NewGraph(res *analyze.Result) Graph {
 			b.edge(GraphEdge{From: gid, To: lid})
 			attachments = append(attachments, l.Attachments...)
 		}
-		for _, l := range g.Listeners {
+		for _, l := range g.AllListeners() {
 			add(l)
-		}
-		for _, set := range g.ListenerSets {
-			if !set.Allowed {
-				continue
-			}
-			for _, l := range set.Listeners {
-				add(l)
-			}
 		}
 	}
 

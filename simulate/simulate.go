@@ -378,14 +378,7 @@ func (s *Simulator) All() []Outcome {
 	for _, g := range s.res.Gateways {
 		ports := map[int32]bool{}
 		var order []int32
-		var all []*analyze.ListenerResult
-		all = append(all, g.Listeners...)
-		for _, ls := range g.ListenerSets {
-			if ls.Allowed {
-				all = append(all, ls.Listeners...)
-			}
-		}
-		for _, l := range all {
+		for _, l := range g.AllListeners() {
 			if !ports[int32(l.Listener.Port)] {
 				ports[int32(l.Listener.Port)] = true
 				order = append(order, int32(l.Listener.Port))
