@@ -111,8 +111,13 @@ func (e *engine) gateways() {
 			gr.ClassMissing = true
 			gr.Controller = AssumedController
 		}
-		for _, l := range g.Obj.Spec.Listeners {
-			gr.Listeners = append(gr.Listeners, &ListenerResult{Gateway: gr, Listener: l})
+		if n := len(g.Obj.Spec.Listeners); n > 0 {
+			lrs := make([]ListenerResult, n) // one allocation for the Gateway's listeners
+			gr.Listeners = make([]*ListenerResult, n)
+			for i, l := range g.Obj.Spec.Listeners {
+				lrs[i] = ListenerResult{Gateway: gr, Listener: l}
+				gr.Listeners[i] = &lrs[i]
+			}
 		}
 		e.res.Gateways = append(e.res.Gateways, gr)
 		e.ix.gateways[nn{Namespace: g.Obj.Namespace, Name: g.Obj.Name}] = gr

@@ -73,7 +73,11 @@ func parseKeyPair(s *corev1.Secret) keyPair {
 		return keyPair{err: fmt.Errorf("%s and %s are not a usable key pair: %s", corev1.TLSCertKey, corev1.TLSPrivateKeyKey, keyPairError(err))}
 	}
 	chain := make([]*x509.Certificate, 0, len(pair.Certificate))
-	for _, der := range pair.Certificate {
+	for i, der := range pair.Certificate {
+		if i == 0 && pair.Leaf != nil {
+			chain = append(chain, pair.Leaf) // X509KeyPair parsed it already
+			continue
+		}
 		cert, err := x509.ParseCertificate(der)
 		if err != nil {
 			return keyPair{err: fmt.Errorf("%s holds a certificate that does not parse: %v", corev1.TLSCertKey, err)}

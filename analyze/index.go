@@ -20,8 +20,9 @@ type index struct {
 	secrets      map[nn]*model.Secret
 	configMaps   map[nn]*model.ConfigMap
 	services     map[nn]*model.Service
-	// grants are the ReferenceGrants by the namespace they live in (the "to" side).
-	grants map[string][]*model.ReferenceGrant
+	// grants are the ReferenceGrants by what their spec.from admits, in input
+	// order: a reference is checked against the few grants that name its side.
+	grants map[grantFrom][]*model.ReferenceGrant
 	// labelSets caches namespace labels for selectors.
 	labelSets map[string]labels.Set
 	// allGateways and allListenerSets include objects out of scope, to tell a
@@ -39,7 +40,7 @@ func newIndex(m *model.Model) *index {
 		secrets:      make(map[nn]*model.Secret, len(m.Secrets)),
 		configMaps:   make(map[nn]*model.ConfigMap, len(m.ConfigMaps)),
 		services:     make(map[nn]*model.Service, len(m.Services)),
-		grants:       map[string][]*model.ReferenceGrant{},
+		grants:       map[grantFrom][]*model.ReferenceGrant{},
 		labelSets:    map[string]labels.Set{},
 
 		allGateways:     make(map[nn]bool, len(m.Gateways)),
@@ -64,7 +65,12 @@ func newIndex(m *model.Model) *index {
 		ix.services[nn{Namespace: s.Obj.Namespace, Name: s.Obj.Name}] = s
 	}
 	for _, g := range m.ReferenceGrants {
-		ix.grants[g.Obj.Namespace] = append(ix.grants[g.Obj.Namespace], g)
+		for _, f := range g.Obj.Spec.From {
+			k := grantFrom{toNS: g.Obj.Namespace, group: string(f.Group), kind: string(f.Kind), ns: string(f.Namespace)}
+			if gs := ix.grants[k]; len(gs) == 0 || gs[len(gs)-1] != g { // a grant may repeat a from entry
+				ix.grants[k] = append(gs, g)
+			}
+		}
 	}
 	return ix
 }
@@ -99,17 +105,7 @@ func (ix *index) namespaceLabelSet(name string) labels.Set {
 // fromGroup/fromKind in fromNS to toGroup/toKind toNS/toName, or nil. References
 // within one namespace need no grant and are not asked about.
 func (ix *index) grantFor(fromGroup, fromKind, fromNS, toGroup, toKind, toNS, toName string) *model.ReferenceGrant {
-	for _, g := range ix.grants[toNS] {
-		fromOK := false
-		for _, f := range g.Obj.Spec.From {
-			if string(f.Group) == fromGroup && string(f.Kind) == fromKind && string(f.Namespace) == fromNS {
-				fromOK = true
-				break
-			}
-		}
-		if !fromOK {
-			continue
-		}
+	for _, g := range ix.grants[grantFrom{toNS: toNS, group: fromGroup, kind: fromKind, ns: fromNS}] {
 		for _, t := range g.Obj.Spec.To {
 			if string(t.Group) == toGroup && string(t.Kind) == toKind && (t.Name == nil || *t.Name == "" || string(*t.Name) == toName) {
 				return g
@@ -118,6 +114,9 @@ func (ix *index) grantFor(fromGroup, fromKind, fromNS, toGroup, toKind, toNS, to
 	}
 	return nil
 }
+
+// grantFrom is one spec.from entry of a ReferenceGrant in namespace toNS.
+type grantFrom struct{ toNS, group, kind, ns string }
 
 func groupOr(g *gwv1.Group, def string) string {
 	if g == nil {

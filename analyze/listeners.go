@@ -30,6 +30,40 @@ type listenerState struct {
 	kinds       kindSet // SupportedKinds, for the per-route check
 }
 
+// listenerView is what deciding a parentRef reads of one listener. A parent's
+// views sit in one slice, so a route's pass over its parent's listeners reads a
+// few contiguous cache lines instead of chasing each ListenerResult, its state,
+// its allowedRoutes and the strings they point into; at 100k routes that
+// chasing was most of attach's time (docs/performance.md).
+type listenerView struct {
+	l        *ListenerResult
+	name     string
+	hostname string // "" when unset
+	ns       routeNamespaces
+	port     gwv1.PortNumber
+	kinds    kindSet
+	// configured is false for listeners routes are never checked against: not
+	// validated (a ListenerSet the Gateway does not allow) or not acceptable.
+	configured bool
+	accepted   bool // ListenerResult.Accepted: false when conflicted
+	hostnames  bool // the protocol matches on hostnames
+}
+
+// viewsOf packs listeners' views, in order. It reads what listeners decided, so
+// it runs after their conditions are written.
+func viewsOf(ls []*ListenerResult) []listenerView {
+	vs := make([]listenerView, len(ls))
+	for i, l := range ls {
+		v := &vs[i]
+		v.l, v.name, v.hostname, v.port = l, l.Name(), l.Hostname(), l.Listener.Port
+		v.accepted, v.hostnames = l.Accepted, carriesHostnames(l)
+		if l.state != nil && l.state.notAccepted == nil {
+			v.configured, v.kinds, v.ns = true, l.state.kinds, *l.routeNamespaces()
+		}
+	}
+	return vs
+}
+
 // kindSet is a set of the route kinds this tool knows, one bit each.
 type kindSet uint8
 
@@ -85,7 +119,12 @@ func (e *engine) listeners(g *GatewayResult) {
 	e.conflicts(g)
 	for _, r := range mergedListeners(g) {
 		e.listenerConditions(r.l)
-		r.l.routeNamespaces() // parsed here, on this Gateway's core, for routes to read
+	}
+	g.views = viewsOf(g.Listeners)
+	for _, ls := range g.ListenerSets {
+		if ls.Allowed {
+			ls.views = viewsOf(ls.Listeners)
+		}
 	}
 }
 
@@ -120,7 +159,7 @@ func (e *engine) validateListener(g *GatewayResult, l *ListenerResult, f Feature
 			fmt.Sprintf("protocol %q is not supported", proto),
 			"use one of HTTP, HTTPS, TLS, TCP, UDP" + closestProtocol(string(proto))}
 		step("listener.protocol", false, st.notAccepted.message, st.notAccepted.fix)
-	} else {
+	} else if e.opts.Trace {
 		step("listener.protocol", true, "protocol "+string(proto)+" is supported", "")
 	}
 

@@ -40,26 +40,43 @@ type policyTarget struct {
 }
 
 func (e *engine) policies() {
-	// Gateways whose attached routes reach each Service.
-	reach := map[nn][]*GatewayResult{}
-	for _, rr := range e.res.Routes {
-		var gws []*GatewayResult
-		for _, p := range rr.Parents {
-			if len(p.Attachments) > 0 && p.Gateway != nil {
-				gws = append(gws, p.Gateway)
+	// The Services some policy targets: only backends to them matter below, so
+	// the pass over every route's backends is a pointer lookup for the rest.
+	targeted := map[*model.Service]bool{}
+	for _, p := range e.res.Model.BackendTLSPolicies {
+		for _, t := range p.Obj.Spec.TargetRefs {
+			if string(t.Group) == "" && string(t.Kind) == "Service" {
+				if svc := e.ix.services[nn{Namespace: p.Obj.Namespace, Name: string(t.Name)}]; svc != nil {
+					targeted[svc] = true
+				}
 			}
 		}
-		if len(gws) == 0 {
-			continue
+	}
+
+	// Gateways whose attached routes reach each targeted Service.
+	reach := map[*model.Service][]*GatewayResult{}
+	for _, rr := range e.res.Routes {
+		if len(targeted) == 0 {
+			break
 		}
+		var gws []*GatewayResult
 		for _, b := range rr.Backends {
-			if b.Service == nil {
+			if b.Service == nil || !targeted[b.Service] {
 				continue
 			}
-			k := nn{Namespace: b.Service.Obj.Namespace, Name: b.Service.Obj.Name}
+			if gws == nil {
+				for _, p := range rr.Parents {
+					if len(p.Attachments) > 0 && p.Gateway != nil {
+						gws = append(gws, p.Gateway)
+					}
+				}
+				if len(gws) == 0 {
+					break
+				}
+			}
 			for _, g := range gws {
-				if !containsGateway(reach[k], g) {
-					reach[k] = append(reach[k], g)
+				if !containsGateway(reach[b.Service], g) {
+					reach[b.Service] = append(reach[b.Service], g)
 				}
 			}
 		}
@@ -80,10 +97,14 @@ func (e *engine) policies() {
 				section = string(*t.SectionName)
 			}
 			byTarget[policyTarget{k, section}] = append(byTarget[policyTarget{k, section}], pr)
-			if svc := e.ix.services[k]; svc != nil && !containsService(pr.Targets, svc) {
+			svc := e.ix.services[k]
+			if svc == nil {
+				continue
+			}
+			if !containsService(pr.Targets, svc) {
 				pr.Targets = append(pr.Targets, svc)
 			}
-			for _, g := range reach[k] {
+			for _, g := range reach[svc] {
 				if !containsGateway(pr.Ancestors, g) {
 					pr.Ancestors = append(pr.Ancestors, g)
 				}
@@ -120,13 +141,13 @@ func (e *engine) policies() {
 	for _, pr := range e.res.BackendTLSPolicies {
 		e.policyConditions(pr, conflicted[pr])
 	}
-	e.backendPolicies(byTarget)
+	e.backendPolicies(byTarget, targeted)
 }
 
 // backendPolicies records on every resolved backend the accepted policy that
 // applies to it: one targeting the Service port's name (sectionName) wins over one
 // targeting the whole Service (GEP-1897 targetRefs with sectionName).
-func (e *engine) backendPolicies(byTarget map[policyTarget][]*PolicyResult) {
+func (e *engine) backendPolicies(byTarget map[policyTarget][]*PolicyResult, targeted map[*model.Service]bool) {
 	accepted := func(ps []*PolicyResult) *PolicyResult {
 		for _, p := range ps {
 			if IsTrue(p.Conditions, "Accepted") {
@@ -137,8 +158,8 @@ func (e *engine) backendPolicies(byTarget map[policyTarget][]*PolicyResult) {
 	}
 	for _, rr := range e.res.Routes {
 		for _, b := range rr.Backends {
-			if b.Service == nil {
-				continue
+			if b.Service == nil || !targeted[b.Service] {
+				continue // no policy applies
 			}
 			k := nn{Namespace: b.Service.Obj.Namespace, Name: b.Service.Obj.Name}
 			if b.Ref.Port != nil {
@@ -315,7 +336,9 @@ func (e *engine) policyConditions(pr *PolicyResult, winner *PolicyResult) {
 			step("backendtlspolicy.caCertificateRefs", false, p.message, p.fix)
 		} else {
 			valid++
-			step("backendtlspolicy.caCertificateRefs", true, fmt.Sprintf("caCertificateRefs[%d] resolves", i), "")
+			if e.opts.Trace {
+				step("backendtlspolicy.caCertificateRefs", true, fmt.Sprintf("caCertificateRefs[%d] resolves", i), "")
+			}
 		}
 	}
 

@@ -64,6 +64,7 @@ type GatewayResult struct {
 	ClassMissing bool
 
 	paramsProblem *problem
+	views         []listenerView // Listeners' views, for routes
 }
 
 // AllListeners is the Gateway's own listeners followed by those of the
@@ -89,6 +90,8 @@ type ListenerSetResult struct {
 	Conditions  []Condition
 	Listeners   []*ListenerResult
 	Trace       []Step
+
+	views []listenerView // Listeners' views, for routes; nil unless Allowed
 }
 
 // ListenerResult is the decision about one listener, of a Gateway or a ListenerSet.

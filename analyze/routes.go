@@ -127,7 +127,7 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref gwv1.Paren
 		return pr
 	}
 
-	var candidates []*ListenerResult
+	var candidates []listenerView
 	switch {
 	case group == gwv1.GroupName && kind == "Gateway":
 		gw := e.ix.gateways[nn{Namespace: ns, Name: string(ref.Name)}]
@@ -148,7 +148,10 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref gwv1.Paren
 			step("route.parentRef.accepted", false, fmt.Sprintf("%s is not accepted: %s", pname(), c.Message), c.Fix, nil)
 			return reject(gwv1.RouteReasonNoMatchingParent, fmt.Sprintf("%s is not accepted: %s", pname(), c.Message), c.Fix)
 		}
-		candidates = gw.Listeners
+		candidates = gw.views
+		if len(candidates) != len(gw.Listeners) {
+			candidates = viewsOf(gw.Listeners) // not decided by listeners (not reached in Analyze)
+		}
 	case group == gwv1.GroupName && kind == "ListenerSet":
 		ls := e.ix.listenerSets[nn{Namespace: ns, Name: string(ref.Name)}]
 		if ls == nil {
@@ -170,7 +173,10 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref gwv1.Paren
 			step("route.parentRef.accepted", false, fmt.Sprintf("%s is not accepted: %s", pname(), c.Message), c.Fix, nil)
 			return reject(gwv1.RouteReasonNoMatchingParent, fmt.Sprintf("%s is not accepted: %s", pname(), c.Message), c.Fix)
 		}
-		candidates = ls.Listeners
+		candidates = ls.views
+		if len(candidates) != len(ls.Listeners) {
+			candidates = viewsOf(ls.Listeners)
+		}
 	default:
 		// Not a parent a Gateway controller writes status for (for example a Service
 		// in a mesh, GEP-1426).
@@ -191,17 +197,17 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref gwv1.Paren
 	// sectionName and port select listeners by name and port (ParentReference).
 	if ref.SectionName != nil && *ref.SectionName != "" {
 		want := string(*ref.SectionName)
-		var kept []*ListenerResult
-		for _, l := range candidates {
-			if l.Name() == want {
-				kept = append(kept, l) // names are unique per Gateway or ListenerSet
+		var kept []listenerView
+		for i := range candidates {
+			if candidates[i].name == want {
+				kept = candidates[i : i+1] // names are unique per Gateway or ListenerSet
 				break
 			}
 		}
 		if len(kept) == 0 {
 			names := make([]string, len(candidates))
-			for i, l := range candidates {
-				names[i] = l.Name()
+			for i := range candidates {
+				names[i] = candidates[i].name
 			}
 			fix := fmt.Sprintf("set sectionName to one of: %s", strings.Join(names, ", "))
 			if s, d := suggest.Closest(want, names); d >= 0 && d <= 2 {
@@ -219,11 +225,11 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref gwv1.Paren
 	if ref.Port != nil {
 		want := *ref.Port
 		var ports []string
-		var kept []*ListenerResult
-		for _, l := range candidates {
-			ports = append(ports, fmt.Sprint(l.Listener.Port))
-			if l.Listener.Port == want {
-				kept = append(kept, l)
+		var kept []listenerView
+		for _, v := range candidates {
+			ports = append(ports, fmt.Sprint(v.port))
+			if v.port == want {
+				kept = append(kept, v)
 			}
 		}
 		if len(kept) == 0 {
@@ -246,27 +252,30 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref gwv1.Paren
 	// a parent, and only failures that decide the outcome need words.
 	// The lists start in fixed arrays (they grow on the heap past 32 listeners) so
 	// that deciding a parentRef does not allocate them.
-	var naBuf, kindBuf, nsBuf, hostBuf, inBuf, okBuf [32]*ListenerResult
+	var naBuf, kindBuf, nsBuf, hostBuf, inBuf [32]*ListenerResult
+	var okBuf [32]*listenerView
 	var hostsBuf [32][]string
 	notAccepted, kindFail, nsFail, hostFail, inactive := naBuf[:0], kindBuf[:0], nsBuf[:0], hostBuf[:0], inBuf[:0]
 	attached, attachedHosts := okBuf[:0], hostsBuf[:0]
 	kindBit := bitOf(r.Kind)
-	for _, l := range candidates {
-		if l.state == nil || l.state.notAccepted != nil {
+	for i := range candidates {
+		v := &candidates[i]
+		l := v.l
+		if !v.configured {
 			notAccepted = append(notAccepted, l) // never configured: nothing to check against
 			if e.opts.Trace {
 				pr.Trace = append(pr.Trace, notAcceptedStep(l))
 			}
 			continue
 		}
-		if l.state.kinds&kindBit == 0 {
+		if v.kinds&kindBit == 0 {
 			kindFail = append(kindFail, l)
 			if e.opts.Trace {
 				pr.Trace = append(pr.Trace, kindStep(l, r.Kind))
 			}
 			continue
 		}
-		if !e.namespaceAllowed(l, routeNS) {
+		if !v.ns.allows(e.ix, routeNS) {
 			nsFail = append(nsFail, l)
 			if e.opts.Trace {
 				pr.Trace = append(pr.Trace, e.namespaceStep(l, routeNS))
@@ -277,8 +286,8 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref gwv1.Paren
 			pr.Trace = append(pr.Trace, e.namespaceStep(l, routeNS))
 		}
 		var hosts []string
-		if r.HasHostnames() && carriesHostnames(l) {
-			hosts = hostname.IntersectAllValid(l.Hostname(), rr.hostnames) // both validated: invalid ones never get here
+		if r.HasHostnames() && v.hostnames {
+			hosts = hostname.IntersectAllValid(v.hostname, rr.hostnames) // both validated: invalid ones never get here
 			if len(hosts) == 0 {
 				hostFail = append(hostFail, l)
 				if e.opts.Trace {
@@ -290,7 +299,7 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref gwv1.Paren
 				pr.Trace = append(pr.Trace, hostnameStep(l, rr.hostnames, hosts))
 			}
 		}
-		if !l.Accepted {
+		if !v.accepted {
 			// Conflicted: the route would attach, so it counts (AttachedRoutes), but
 			// no traffic reaches it through this listener.
 			notAccepted = append(notAccepted, l)
@@ -300,7 +309,7 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref gwv1.Paren
 			}
 			continue
 		}
-		attached = append(attached, l)
+		attached = append(attached, v)
 		attachedHosts = append(attachedHosts, hosts)
 	}
 
@@ -312,13 +321,13 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref gwv1.Paren
 		pr.Attachments = make([]*Attachment, len(attached))
 		var msg strings.Builder
 		msg.WriteString("accepted by listeners ")
-		for i, l := range attached {
-			as[i] = Attachment{Route: rr, Parent: pr, Listener: l, Hostnames: attachedHosts[i]}
+		for i, v := range attached {
+			as[i] = Attachment{Route: rr, Parent: pr, Listener: v.l, Hostnames: attachedHosts[i]}
 			pr.Attachments[i] = &as[i]
 			if i > 0 {
 				msg.WriteString(", ")
 			}
-			msg.WriteString(l.Name())
+			msg.WriteString(v.name)
 		}
 		pr.conditions = [2]Condition{
 			cond(gwv1.RouteConditionAccepted, true, gwv1.RouteReasonAccepted, msg.String(), "", gen, e.now),
@@ -407,26 +416,51 @@ func carriesHostnames(l *ListenerResult) bool {
 	return false
 }
 
-// routeNamespaces is a listener's AllowedRoutes.Namespaces, with its selector
-// parsed once.
+// routeNamespaces is a listener's AllowedRoutes.Namespaces, decided once per
+// listener: its policy as a small enum (comparing the from string reads it from
+// the decoded input on every route), the namespace "Same" means, and its
+// selector parsed.
 type routeNamespaces struct {
 	from     gwv1.FromNamespaces
+	policy   nsPolicy
+	ownerNS  string // the namespace of the listener's Gateway or ListenerSet
 	selector *metav1.LabelSelector
 	parsed   labels.Selector // nil when the selector is missing or invalid
 }
+
+// nsPolicy is AllowedRoutes.Namespaces.From (default Same); nsNone is None and
+// any value the API does not define.
+type nsPolicy uint8
+
+const (
+	nsSame nsPolicy = iota
+	nsAll
+	nsSelector
+	nsNone
+)
 
 func (l *ListenerResult) routeNamespaces() *routeNamespaces {
 	if l.state.namespaces != nil {
 		return l.state.namespaces
 	}
-	rn := &routeNamespaces{from: gwv1.NamespacesFromSame}
+	rn := &routeNamespaces{from: gwv1.NamespacesFromSame, ownerNS: l.Owner().Namespace}
 	if ar := l.Listener.AllowedRoutes; ar != nil && ar.Namespaces != nil {
 		if ar.Namespaces.From != nil {
 			rn.from = *ar.Namespaces.From
 		}
 		rn.selector = ar.Namespaces.Selector
 	}
-	if rn.from == gwv1.NamespacesFromSelector && rn.selector != nil {
+	switch rn.from {
+	case gwv1.NamespacesFromSame:
+		rn.policy = nsSame
+	case gwv1.NamespacesFromAll:
+		rn.policy = nsAll
+	case gwv1.NamespacesFromSelector:
+		rn.policy = nsSelector
+	default:
+		rn.policy = nsNone
+	}
+	if rn.policy == nsSelector && rn.selector != nil {
 		if sel, err := metav1.LabelSelectorAsSelector(rn.selector); err == nil {
 			rn.parsed = sel
 		}
@@ -435,22 +469,23 @@ func (l *ListenerResult) routeNamespaces() *routeNamespaces {
 	return rn
 }
 
+// allows applies the policy to a route's namespace.
+func (rn *routeNamespaces) allows(ix *index, routeNS string) bool {
+	switch rn.policy {
+	case nsAll:
+		return true
+	case nsSame:
+		return routeNS == rn.ownerNS
+	case nsSelector:
+		return rn.parsed != nil && rn.parsed.Matches(ix.namespaceLabelSet(routeNS))
+	}
+	return false
+}
+
 // namespaceAllowed applies AllowedRoutes.Namespaces (default from: Same, relative
 // to the listener's own Gateway or ListenerSet).
 func (e *engine) namespaceAllowed(l *ListenerResult, routeNS string) bool {
-	rn := l.routeNamespaces()
-	switch rn.from {
-	case gwv1.NamespacesFromAll:
-		return true
-	case gwv1.NamespacesFromSame:
-		if l.ListenerSet != nil {
-			return routeNS == l.ListenerSet.ListenerSet.Obj.Namespace
-		}
-		return routeNS == l.Gateway.Gateway.Obj.Namespace
-	case gwv1.NamespacesFromSelector:
-		return rn.parsed != nil && rn.parsed.Matches(e.ix.namespaceLabelSet(routeNS))
-	}
-	return false
+	return l.routeNamespaces().allows(e.ix, routeNS)
 }
 
 // namespaceStep explains namespaceAllowed's decision, with the fix.
@@ -459,13 +494,13 @@ func (e *engine) namespaceStep(l *ListenerResult, routeNS string) Step {
 	owner := l.Owner()
 	st := Step{Rule: "listener.allowedRoutes.namespaces", Subject: "listener " + l.Name(), Passed: e.namespaceAllowed(l, routeNS),
 		Inputs: map[string]string{"from": string(rn.from), "routeNamespace": routeNS}}
-	switch rn.from {
-	case gwv1.NamespacesFromAll:
+	switch rn.policy {
+	case nsAll:
 		st.Detail = "listener allows routes from all namespaces"
-	case gwv1.NamespacesFromSame:
+	case nsSame:
 		st.Detail = fmt.Sprintf("listener allows routes from namespace %s only (from: Same, the namespace of %s %s)", owner.Namespace, owner.Kind, owner.Name)
 		st.Fix = fmt.Sprintf("set allowedRoutes.namespaces.from: All (or Selector) on the listener, or move the route to namespace %s", owner.Namespace)
-	case gwv1.NamespacesFromSelector:
+	case nsSelector:
 		if rn.parsed == nil {
 			st.Detail = "allowedRoutes.namespaces.selector is missing or invalid"
 			st.Fix = "give allowedRoutes.namespaces a valid selector"

@@ -6,7 +6,7 @@ import (
 	"crypto/rsa"
 	"crypto/x509"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -133,10 +133,12 @@ func (e *engine) certificates() {
 						continue
 					}
 					cr := bySecret[c.Secret]
+					// Duplicates go at the end: a wildcard certificate may serve
+					// thousands of names, so no linear search per name.
 					if covers {
-						cr.Covered = appendUnique(cr.Covered, sni)
+						cr.Covered = append(cr.Covered, sni)
 					} else {
-						cr.Uncovered = appendUnique(cr.Uncovered, sni)
+						cr.Uncovered = append(cr.Uncovered, sni)
 					}
 				}
 			}
@@ -144,14 +146,16 @@ func (e *engine) certificates() {
 	}
 	for _, cr := range order {
 		cr.Problems = certificateProblems(cr.Chain, e.opts.Now, e.opts.warnExpiry(), e.opts.CABundle)
+		slices.Sort(cr.Covered)
+		cr.Covered = slices.Compact(cr.Covered)
 		if len(cr.Uncovered) > 0 {
-			sort.Strings(cr.Uncovered)
+			slices.Sort(cr.Uncovered)
+			cr.Uncovered = slices.Compact(cr.Uncovered)
 			cr.Problems = append(cr.Problems, Lint{Rule: "certificate/SNINotCovered", Severity: SeverityError,
 				Message: fmt.Sprintf("served for %s, which its names [%s] do not cover (a wildcard covers exactly one label); TLS clients will reject it",
 					strings.Join(cr.Uncovered, ", "), strings.Join(cr.Chain[0].DNSNames, ", ")),
 				Fix: fmt.Sprintf("reissue the certificate with DNS names %s (cert-manager: spec.dnsNames), or add a certificateRef that covers them", strings.Join(cr.Uncovered, ", "))})
 		}
-		sort.Strings(cr.Covered)
 	}
 	e.res.Certificates = order
 	e.overlappingCertificates()
