@@ -17,8 +17,19 @@ type ranked struct {
 	rank int
 }
 
+// It is built once, when the Gateway's listeners are decided (which ListenerSets
+// are allowed is known by then), and read by every later step.
 func mergedListeners(g *GatewayResult) []ranked {
-	var out []ranked
+	if g.merged != nil {
+		return g.merged
+	}
+	n := len(g.Listeners)
+	for _, ls := range g.ListenerSets {
+		if ls.Allowed {
+			n += len(ls.Listeners)
+		}
+	}
+	out := make([]ranked, 0, n)
 	for _, l := range g.Listeners {
 		out = append(out, ranked{l, 0})
 	}

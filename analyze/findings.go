@@ -174,8 +174,9 @@ func routeFindings(fl *findingList, rr *RouteResult) {
 			Message: "the route names no parentRefs, so it attaches to nothing", Fix: "add spec.parentRefs naming a Gateway or ListenerSet"})
 	}
 	for _, p := range rr.Parents {
-		if c := Find(p.Conditions, "Accepted"); c != nil && c.Status == metav1.ConditionFalse {
-			fl.fromCondition("route", *c, SeverityError, ref, r.Source, fmt.Sprintf("spec.parentRefs[%d]", p.Index))
+		if p.rejected != nil {
+			c, _ := p.AcceptedCondition()
+			fl.fromCondition("route", c, SeverityError, ref, r.Source, fmt.Sprintf("spec.parentRefs[%d]", p.Index))
 		}
 	}
 	for _, l := range rr.Lints {

@@ -101,6 +101,7 @@ func routeKindsFor(l *ListenerResult, f Features) []string {
 // listeners validates every listener of a Gateway and its admitted ListenerSets,
 // then resolves conflicts across the merged set.
 func (e *engine) listeners(g *GatewayResult) {
+	g.merged = mergedListeners(g)
 	f := e.features(g)
 	g.paramsProblem = e.parametersProblem(g)
 	for _, l := range g.Listeners {

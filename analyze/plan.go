@@ -60,7 +60,7 @@ func (r *Result) Plan() Plan {
 			}
 			var intersected []string
 			for _, a := range l.Attachments {
-				if IsTrue(a.Parent.Conditions, string(gwv1.RouteConditionAccepted)) {
+				if a.Parent.Accepted() {
 					intersected = append(intersected, a.Hostnames...)
 				}
 			}

@@ -6,6 +6,7 @@ package analyze
 
 import (
 	"crypto/x509"
+	"strings"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -65,6 +66,7 @@ type GatewayResult struct {
 
 	paramsProblem *problem
 	views         []listenerView // Listeners' views, for routes
+	merged        []ranked       // mergedListeners, once the listeners are decided
 }
 
 // AllListeners is the Gateway's own listeners followed by those of the
@@ -185,16 +187,68 @@ type ParentResult struct {
 	Gateway     *GatewayResult
 	ListenerSet *ListenerSetResult
 	Attachments []*Attachment
-	Conditions  []Condition
 	Trace       []Step
-	conditions  [2]Condition // Conditions' storage: Accepted and ResolvedRefs
 	// inactive are listeners the route would attach to if they were accepted; they
 	// count the route in attachedRoutes when the parent is accepted.
 	inactive []*ListenerResult
+	// rejected is why the parent does not accept the route; nil when it does, or
+	// when nothing decided (see decided).
+	rejected *rejection
+	// decided is false for a parent no controller in scope knows of and that is
+	// not reported missing (another controller's Gateway, a mesh Service): it has
+	// no conditions.
+	decided bool
 	// Written is false when no controller in scope would write this parent's status:
 	// the parent belongs to another controller, is not a Gateway API parent, or is
 	// not in the input (then Conditions still say why, for findings and explain).
 	Written bool
+}
+
+// rejection is a parent's Accepted=False reason, message and fix.
+type rejection struct {
+	reason  gwv1.RouteConditionReason
+	message string
+	fix     string
+}
+
+// Accepted reports whether the parent accepts the route (Accepted=True).
+func (p *ParentResult) Accepted() bool { return p.decided && p.rejected == nil }
+
+// Rejected reports whether the parent has Accepted=False.
+func (p *ParentResult) Rejected() bool { return p.rejected != nil }
+
+// AcceptedCondition is the parent's Accepted condition as a controller writes
+// it; ok is false when the parent has no conditions.
+func (p *ParentResult) AcceptedCondition() (c Condition, ok bool) {
+	if !p.decided {
+		return Condition{}, false
+	}
+	rr := p.Route
+	gen, now := rr.ResolvedRefs.ObservedGeneration, rr.ResolvedRefs.LastTransitionTime
+	if p.rejected != nil {
+		return cond(gwv1.RouteConditionAccepted, false, p.rejected.reason, p.rejected.message, p.rejected.fix, gen, now), true
+	}
+	var msg strings.Builder
+	msg.WriteString("accepted by listeners ")
+	for i, a := range p.Attachments {
+		if i > 0 {
+			msg.WriteString(", ")
+		}
+		msg.WriteString(a.Listener.Name())
+	}
+	return cond(gwv1.RouteConditionAccepted, true, gwv1.RouteReasonAccepted, msg.String(), "", gen, now), true
+}
+
+// Conditions are the parent's Accepted and ResolvedRefs conditions, in that
+// order, or nil when it has none. They are built on each call from the decision
+// (ResolvedRefs is the route's): stored per parent, they were a quarter of the
+// Result's memory at 100k routes, and most commands only need Accepted.
+func (p *ParentResult) Conditions() []Condition {
+	accepted, ok := p.AcceptedCondition()
+	if !ok {
+		return nil
+	}
+	return []Condition{accepted, p.Route.ResolvedRefs}
 }
 
 // Attachment is a route attached to a listener through one parentRef, with the

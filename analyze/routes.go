@@ -34,10 +34,11 @@ func (e *engine) routes() {
 	results := make([]*RouteResult, len(routes))
 	forEach(len(routes), func(i int) { results[i] = e.route(routes[i]) })
 
+	var seen []*ListenerResult // reused: listeners this route already counts on
 	for _, rr := range results {
 		// A route counts once per listener: first where it attached, then where it
 		// would attach if the listener were accepted (ListenerStatus.AttachedRoutes).
-		var seen []*ListenerResult
+		seen = seen[:0]
 		for _, p := range rr.Parents {
 			for _, a := range p.Attachments {
 				if !containsListener(seen, a.Listener) {
@@ -104,7 +105,6 @@ var (
 func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref gwv1.ParentReference) *ParentResult {
 	r := rr.Route
 	*pr = ParentResult{Route: rr, Index: i, Ref: parentEcho(ref), Written: true, Controller: gwv1.GatewayController(e.opts.Controller)}
-	gen := r.ObjectMeta.Generation
 	routeNS := r.ObjectMeta.Namespace
 	group, kind := string(*pr.Ref.Group), string(*pr.Ref.Kind)
 	ns := namespaceOr(ref.Namespace, routeNS)
@@ -119,11 +119,7 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref gwv1.Paren
 		pr.Trace = append(pr.Trace, Step{Rule: rule, Subject: pname(), Passed: passed, Detail: detail, Fix: fix, Inputs: inputs})
 	}
 	reject := func(reason gwv1.RouteConditionReason, msg, fix string) *ParentResult {
-		pr.conditions = [2]Condition{
-			cond(gwv1.RouteConditionAccepted, false, reason, msg, fix, gen, e.now),
-			rr.ResolvedRefs,
-		}
-		pr.Conditions = pr.conditions[:]
+		pr.decided, pr.rejected = true, &rejection{reason: reason, message: msg, fix: fix}
 		return pr
 	}
 
@@ -319,21 +315,11 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref gwv1.Paren
 		}
 		as := make([]Attachment, len(attached))
 		pr.Attachments = make([]*Attachment, len(attached))
-		var msg strings.Builder
-		msg.WriteString("accepted by listeners ")
 		for i, v := range attached {
 			as[i] = Attachment{Route: rr, Parent: pr, Listener: v.l, Hostnames: attachedHosts[i]}
 			pr.Attachments[i] = &as[i]
-			if i > 0 {
-				msg.WriteString(", ")
-			}
-			msg.WriteString(v.name)
 		}
-		pr.conditions = [2]Condition{
-			cond(gwv1.RouteConditionAccepted, true, gwv1.RouteReasonAccepted, msg.String(), "", gen, e.now),
-			rr.ResolvedRefs,
-		}
-		pr.Conditions = pr.conditions[:]
+		pr.decided = true // accepted: AcceptedCondition names the attached listeners
 		return pr
 	}
 	switch {

@@ -189,12 +189,13 @@ func route(rr *analyze.RouteResult) *Explanation {
 		if p.Ref.Port != nil {
 			title += fmt.Sprintf(", port %d", *p.Ref.Port)
 		}
-		if p.Conditions == nil {
+		cs := p.Conditions()
+		if cs == nil {
 			x.Sections = append(x.Sections, Section{Title: title + " (not a parent any selected controller owns; skipped)"})
 			continue
 		}
-		accepted := analyze.IsTrue(p.Conditions, "Accepted")
-		sec := Section{Title: title, Steps: steps(p.Trace, !accepted), Conditions: conditions(p.Conditions)}
+		accepted := p.Accepted()
+		sec := Section{Title: title, Steps: steps(p.Trace, !accepted), Conditions: conditions(cs)}
 		for _, a := range p.Attachments {
 			hs := strings.Join(a.Hostnames, ", ")
 			if len(a.Hostnames) == 1 && a.Hostnames[0] == "" || len(a.Hostnames) == 0 {

@@ -183,10 +183,10 @@ func NewGraph(res *analyze.Result) Graph {
 	}
 	for _, r := range routes {
 		for _, p := range r.Parents {
-			c := findCondition(p.Conditions, string(gwv1.RouteConditionAccepted))
-			if c == nil || c.Status != metav1.ConditionFalse {
+			if !p.Rejected() {
 				continue
 			}
+			c, _ := p.AcceptedCondition()
 			var to string
 			switch {
 			case p.Gateway != nil:
@@ -294,7 +294,7 @@ func graphListenerStatus(l *analyze.ListenerResult) (string, bool) {
 func graphRouteStatus(r *analyze.RouteResult) (string, bool) {
 	accepted, rejected := 0, 0
 	for _, p := range r.Parents {
-		if c := findCondition(p.Conditions, string(gwv1.RouteConditionAccepted)); c != nil && c.Status == metav1.ConditionFalse {
+		if p.Rejected() {
 			rejected++
 		} else {
 			accepted++

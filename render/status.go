@@ -225,7 +225,7 @@ func routeStatus(rr *analyze.RouteResult) gwv1.RouteStatus {
 		st.Parents = append(st.Parents, gwv1.RouteParentStatus{
 			ParentRef:      p.Ref,
 			ControllerName: p.Controller,
-			Conditions:     analyze.Plain(p.Conditions),
+			Conditions:     analyze.Plain(p.Conditions()),
 		})
 	}
 	return st
