@@ -13,6 +13,7 @@ import (
 type engine struct {
 	opts  Options
 	now   metav1.Time
+	nowp  *metav1.Time // now, shared by results that build conditions on demand
 	ix    *index
 	res   *Result
 	certs *certificateCache
@@ -31,6 +32,7 @@ func Analyze(m *model.Model, opts Options) *Result {
 		res:   &Result{Model: m, Now: opts.Now},
 		certs: newCertificateCache(),
 	}
+	e.nowp = &metav1.Time{Time: e.now.Time}
 	e.classes()
 	e.gateways()
 	e.listenerSets()

@@ -54,7 +54,7 @@ func routeResolvedRefs(t *testing.T, res *analyze.Result, name string) analyze.C
 	t.Helper()
 	for _, rr := range res.Routes {
 		if rr.Route.ObjectMeta.Name == name {
-			return rr.ResolvedRefs
+			return rr.ResolvedRefs()
 		}
 	}
 	t.Fatalf("route %s not in the result", name)

@@ -182,8 +182,8 @@ func routeFindings(fl *findingList, rr *RouteResult) {
 	for _, l := range rr.Lints {
 		fl.add(Finding{Rule: l.Rule, Severity: l.Severity, Object: ref, Source: r.Source, Field: "metadata.annotations", Message: l.Message, Fix: l.Fix})
 	}
-	if rr.ResolvedRefs.Status == metav1.ConditionFalse {
-		fl.fromCondition("route", rr.ResolvedRefs, SeverityError, ref, r.Source, "spec.rules[].backendRefs")
+	if rr.unresolved != nil {
+		fl.fromCondition("route", *rr.unresolved, SeverityError, ref, r.Source, "spec.rules[].backendRefs")
 	}
 	for _, b := range rr.Backends {
 		switch {

@@ -164,17 +164,25 @@ func (l *ListenerResult) AttachedRoutes() int32 { return int32(len(l.Attachments
 
 // RouteResult is the decision about one route, per parentRef.
 type RouteResult struct {
-	Route   *model.Route
-	Parents []*ParentResult
-	// ResolvedRefs is the route's reference resolution, the same for every parent.
-	ResolvedRefs Condition
-	Backends     []*BackendResult
+	Route    *model.Route
+	Parents  []*ParentResult
+	Backends []*BackendResult
 	// InvalidHostnames are route hostnames that are not valid Gateway API hostnames.
 	InvalidHostnames []string
 	// Lints are problems of the route's implementation-specific annotations.
 	Lints []Lint
 
-	hostnames []string // spec.hostnames as strings
+	unresolved *Condition   // ResolvedRefs when False; nil when every backendRef resolved
+	now        *metav1.Time // the analysis time, for conditions built on demand
+}
+
+// ResolvedRefs is the route's reference resolution, the same for every parent.
+// The healthy condition is built on each call, the unhealthy one is kept.
+func (rr *RouteResult) ResolvedRefs() Condition {
+	if rr.unresolved != nil {
+		return *rr.unresolved
+	}
+	return cond(gwv1.RouteConditionResolvedRefs, true, gwv1.RouteReasonResolvedRefs, "all backendRefs resolved", "", rr.Route.ObjectMeta.Generation, *rr.now)
 }
 
 // ParentResult is the decision about one parentRef of a route.
@@ -224,7 +232,7 @@ func (p *ParentResult) AcceptedCondition() (c Condition, ok bool) {
 		return Condition{}, false
 	}
 	rr := p.Route
-	gen, now := rr.ResolvedRefs.ObservedGeneration, rr.ResolvedRefs.LastTransitionTime
+	gen, now := rr.Route.ObjectMeta.Generation, *rr.now
 	if p.rejected != nil {
 		return cond(gwv1.RouteConditionAccepted, false, p.rejected.reason, p.rejected.message, p.rejected.fix, gen, now), true
 	}
@@ -248,7 +256,7 @@ func (p *ParentResult) Conditions() []Condition {
 	if !ok {
 		return nil
 	}
-	return []Condition{accepted, p.Route.ResolvedRefs}
+	return []Condition{accepted, p.Route.ResolvedRefs()}
 }
 
 // Attachment is a route attached to a listener through one parentRef, with the

@@ -61,11 +61,9 @@ func (e *engine) routes() {
 
 // route decides one route: hostnames, backends, then every parentRef.
 func (e *engine) route(r *model.Route) *RouteResult {
-	rr := &RouteResult{Route: r}
+	rr := &RouteResult{Route: r, now: e.nowp}
 	if r.HasHostnames() {
-		rr.hostnames = make([]string, len(r.Hostnames))
-		for i, h := range r.Hostnames {
-			rr.hostnames[i] = string(h)
+		for _, h := range r.Hostnames {
 			if err := hostname.Validate(string(h)); err != nil {
 				rr.InvalidHostnames = append(rr.InvalidHostnames, string(h))
 			}
@@ -283,16 +281,16 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref gwv1.Paren
 		}
 		var hosts []string
 		if r.HasHostnames() && v.hostnames {
-			hosts = hostname.IntersectAllValid(v.hostname, rr.hostnames) // both validated: invalid ones never get here
+			hosts = hostname.IntersectAllValid(v.hostname, r.Hostnames) // both validated: invalid ones never get here
 			if len(hosts) == 0 {
 				hostFail = append(hostFail, l)
 				if e.opts.Trace {
-					pr.Trace = append(pr.Trace, hostnameStep(l, rr.hostnames, nil))
+					pr.Trace = append(pr.Trace, hostnameStep(l, hostStrings(r), nil))
 				}
 				continue
 			}
 			if e.opts.Trace {
-				pr.Trace = append(pr.Trace, hostnameStep(l, rr.hostnames, hosts))
+				pr.Trace = append(pr.Trace, hostnameStep(l, hostStrings(r), hosts))
 			}
 		}
 		if !v.accepted {
@@ -329,8 +327,8 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref gwv1.Paren
 			ls = append(ls, fmt.Sprintf("%s (%s)", l.Name(), l.Hostname()))
 		}
 		return reject(gwv1.RouteReasonNoMatchingListenerHostname,
-			fmt.Sprintf("route hostnames [%s] intersect no listener hostname: %s", strings.Join(rr.hostnames, ", "), strings.Join(ls, ", ")),
-			hostnameFix("listener "+hostFail[0].Name(), hostFail[0].Hostname(), rr.hostnames))
+			fmt.Sprintf("route hostnames [%s] intersect no listener hostname: %s", strings.Join(hostStrings(r), ", "), strings.Join(ls, ", ")),
+			hostnameFix("listener "+hostFail[0].Name(), hostFail[0].Hostname(), hostStrings(r)))
 	case len(kindFail)+len(nsFail) > 0:
 		var parts []string
 		fix := ""
@@ -347,6 +345,15 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref gwv1.Paren
 		return reject(gwv1.RouteReasonNoMatchingParent, fmt.Sprintf("listeners %s are not accepted", listenerNames(notAccepted)), notAcceptedStep(notAccepted[0]).Fix)
 	}
 	return reject(gwv1.RouteReasonNoMatchingParent, pname()+" has no listeners", "add a listener to the parent")
+}
+
+// hostStrings is a route's spec.hostnames as strings, for messages.
+func hostStrings(r *model.Route) []string {
+	out := make([]string, len(r.Hostnames))
+	for i, h := range r.Hostnames {
+		out[i] = string(h)
+	}
+	return out
 }
 
 func listenerNames(ls []*ListenerResult) string {
@@ -605,10 +612,8 @@ func (e *engine) resolveBackends(rr *RouteResult) {
 	if first != nil {
 		c := *first
 		c.Message = strings.Join(msgs, "; ")
-		rr.ResolvedRefs = c
-		return
+		rr.unresolved = &c
 	}
-	rr.ResolvedRefs = cond(gwv1.RouteConditionResolvedRefs, true, gwv1.RouteReasonResolvedRefs, "all backendRefs resolved", "", gen, e.now)
 }
 
 // resolveBackend fills br with one backendRef's resolution.

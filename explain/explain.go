@@ -209,8 +209,9 @@ func route(rr *analyze.RouteResult) *Explanation {
 	if len(rr.Parents) == 0 {
 		x.Sections = append(x.Sections, Section{Title: "parentRefs", Steps: []Step{{Step: analyze.Step{Rule: "route.parentRefs", Detail: "the route names no parentRefs, so it attaches to nothing", Fix: "add spec.parentRefs naming a Gateway or ListenerSet"}, Decisive: true}}})
 	}
-	backends := Section{Title: "backendRefs", Conditions: conditions([]analyze.Condition{rr.ResolvedRefs})}
-	failed := rr.ResolvedRefs.Status != metav1.ConditionTrue
+	resolved := rr.ResolvedRefs()
+	backends := Section{Title: "backendRefs", Conditions: conditions([]analyze.Condition{resolved})}
+	failed := resolved.Status != metav1.ConditionTrue
 	for _, b := range rr.Backends {
 		s := analyze.Step{Rule: "route.backendRef", Subject: fmt.Sprintf("rules[%d] %s/%s", b.Rule, b.Namespace, b.Ref.Name), Passed: b.Problem == nil}
 		port := ""

@@ -98,11 +98,12 @@ func IntersectAll(listener string, routeHostnames []string) []string {
 // or pass Validate (which implies lowercase). It skips re-checking them for
 // every pair, which is most of IntersectAll's cost when one Route is tried
 // against every Listener of a Gateway. Other inputs give unspecified results.
-func IntersectAllValid(listener string, routeHostnames []string) []string {
+// routeHostnames may be of any string type, such as a Route's []gwv1.Hostname.
+func IntersectAllValid[S ~string](listener string, routeHostnames []S) []string {
 	return intersectAll(listener, routeHostnames, intersectCanonical)
 }
 
-func intersectAll(listener string, routeHostnames []string, intersect func(l, r string) (string, bool)) []string {
+func intersectAll[S ~string](listener string, routeHostnames []S, intersect func(l, r string) (string, bool)) []string {
 	if len(routeHostnames) == 0 {
 		h, ok := intersect(listener, "")
 		if !ok {
@@ -113,7 +114,7 @@ func intersectAll(listener string, routeHostnames []string, intersect func(l, r 
 	var out []string
 	var seen map[string]bool // only for long lists; Routes allow at most 16 hostnames
 	for _, r := range routeHostnames {
-		h, ok := intersect(listener, r)
+		h, ok := intersect(listener, string(r))
 		if !ok {
 			continue
 		}

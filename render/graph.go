@@ -302,8 +302,8 @@ func graphRouteStatus(r *analyze.RouteResult) (string, bool) {
 	}
 	status := fmt.Sprintf("%d/%d parents accepted", accepted, accepted+rejected)
 	bad := rejected > 0
-	if r.ResolvedRefs.Status == metav1.ConditionFalse {
-		status += " · ResolvedRefs=False (" + r.ResolvedRefs.Reason + ")"
+	if rr := r.ResolvedRefs(); rr.Status == metav1.ConditionFalse {
+		status += " · ResolvedRefs=False (" + rr.Reason + ")"
 		bad = true
 	}
 	return status, bad

@@ -270,7 +270,7 @@ func (s *Simulator) onGateway(g *analyze.GatewayResult, req Request) (Outcome, b
 		resolved = resolved || b.Resolved
 	}
 	if !resolved {
-		out.Reason = fmt.Sprintf("no backendRef of route %s/%s resolves (%s)", r.ObjectMeta.Namespace, r.ObjectMeta.Name, a.Route.ResolvedRefs.Message)
+		out.Reason = fmt.Sprintf("no backendRef of route %s/%s resolves (%s)", r.ObjectMeta.Namespace, r.ObjectMeta.Name, a.Route.ResolvedRefs().Message)
 		return out, true
 	}
 	out.Outcome = Routed
