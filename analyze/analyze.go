@@ -93,7 +93,9 @@ func (e *engine) features(g *GatewayResult) Features {
 }
 
 func (e *engine) gateways() {
-	for _, g := range e.res.Model.Gateways {
+	gws := e.res.Model.Gateways
+	keys := packedKeys(len(gws), func(i int) nn { return nn{Namespace: gws[i].Obj.Namespace, Name: gws[i].Obj.Name} })
+	for i, g := range gws {
 		gr := &GatewayResult{Gateway: g}
 		className := string(g.Obj.Spec.GatewayClassName)
 		if c := e.ix.classes[className]; c != nil {
@@ -122,7 +124,7 @@ func (e *engine) gateways() {
 			}
 		}
 		e.res.Gateways = append(e.res.Gateways, gr)
-		e.ix.gateways[nn{Namespace: g.Obj.Namespace, Name: g.Obj.Name}] = gr
+		e.ix.gateways[keys[i]] = gr
 	}
 }
 

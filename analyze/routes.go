@@ -334,11 +334,11 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref gwv1.Paren
 		fix := ""
 		if len(kindFail) > 0 {
 			parts = append(parts, fmt.Sprintf("listeners %s do not take %s", listenerNames(kindFail), r.Kind))
-			fix = kindStep(kindFail[0], r.Kind).Fix
+			fix = kindFix(r.Kind)
 		}
 		if len(nsFail) > 0 {
 			parts = append(parts, fmt.Sprintf("listeners %s do not allow routes from namespace %s", listenerNames(nsFail), routeNS))
-			fix = e.namespaceStep(nsFail[0], routeNS).Fix
+			fix = namespaceFix(nsFail[0].routeNamespaces(), routeNS)
 		}
 		return reject(gwv1.RouteReasonNotAllowedByListeners, strings.Join(parts, "; "), fix)
 	case len(notAccepted) > 0:
@@ -381,7 +381,12 @@ func kindStep(l *ListenerResult, kind string) Step {
 	return Step{Rule: "listener.allowedRoutes.kinds", Subject: ln,
 		Inputs: map[string]string{"routeKind": kind, "supportedKinds": strings.Join(kinds, ",")},
 		Detail: fmt.Sprintf("%s %s takes %s, not %s", ln, protocolLabel(l), orNone(kinds), kind),
-		Fix:    fmt.Sprintf("attach the %s to a listener that takes it, or add %s to the listener's allowedRoutes.kinds if its protocol carries it", kind, kind)}
+		Fix:    kindFix(kind)}
+}
+
+// kindFix is how to attach a route of a kind a listener does not take.
+func kindFix(kind string) string {
+	return "attach the " + kind + " to a listener that takes it, or add " + kind + " to the listener's allowedRoutes.kinds if its protocol carries it"
 }
 
 func hostnameStep(l *ListenerResult, routeHosts, intersected []string) Step {
@@ -492,11 +497,9 @@ func (e *engine) namespaceStep(l *ListenerResult, routeNS string) Step {
 		st.Detail = "listener allows routes from all namespaces"
 	case nsSame:
 		st.Detail = fmt.Sprintf("listener allows routes from namespace %s only (from: Same, the namespace of %s %s)", owner.Namespace, owner.Kind, owner.Name)
-		st.Fix = fmt.Sprintf("set allowedRoutes.namespaces.from: All (or Selector) on the listener, or move the route to namespace %s", owner.Namespace)
 	case nsSelector:
 		if rn.parsed == nil {
 			st.Detail = "allowedRoutes.namespaces.selector is missing or invalid"
-			st.Fix = "give allowedRoutes.namespaces a valid selector"
 			break
 		}
 		nsLabels, known := e.ix.namespaceLabels(routeNS)
@@ -507,15 +510,30 @@ func (e *engine) namespaceStep(l *ListenerResult, routeNS string) Step {
 		if !known {
 			st.Detail += " (namespace not in the input: only its kubernetes.io/metadata.name label is known)"
 		}
-		st.Fix = fmt.Sprintf("label namespace %s to match %s: %s", routeNS, rn.parsed.String(), labelCommand(routeNS, rn.selector))
 	default:
 		st.Detail = "listener allows no routes (from: None)"
-		st.Fix = "set allowedRoutes.namespaces.from to Same, All or Selector"
 	}
-	if st.Passed {
-		st.Fix = ""
+	if !st.Passed {
+		st.Fix = namespaceFix(rn, routeNS)
 	}
 	return st
+}
+
+// namespaceFix is how to let a route in routeNS through a listener's
+// AllowedRoutes.Namespaces.
+func namespaceFix(rn *routeNamespaces, routeNS string) string {
+	switch rn.policy {
+	case nsAll:
+		return ""
+	case nsSame:
+		return fmt.Sprintf("set allowedRoutes.namespaces.from: All (or Selector) on the listener, or move the route to namespace %s", rn.ownerNS)
+	case nsSelector:
+		if rn.parsed == nil {
+			return "give allowedRoutes.namespaces a valid selector"
+		}
+		return fmt.Sprintf("label namespace %s to match %s: %s", routeNS, rn.parsed.String(), labelCommand(routeNS, rn.selector))
+	}
+	return "set allowedRoutes.namespaces.from to Same, All or Selector"
 }
 
 // labelCommand is the kubectl command that makes a namespace match a selector's

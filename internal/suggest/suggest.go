@@ -10,17 +10,15 @@ const maxCompared = 320
 // Distance is the Levenshtein edit distance between a and b, in runes (each
 // side cut to its first 320).
 func Distance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	if len(ra) > maxCompared {
-		ra = ra[:maxCompared]
-	}
-	if len(rb) > maxCompared {
-		rb = rb[:maxCompared]
-	}
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
+	// Names are short: the runes and the two rows live on the stack unless a
+	// side is longer than the buffers (then append moves them to the heap).
+	var bufA, bufB [64]rune
+	var bufPrev, bufCur [65]int
+	ra, rb := runes(bufA[:0], a), runes(bufB[:0], b)
+	prev, cur := bufPrev[:0], bufCur[:0]
+	for j := 0; j <= len(rb); j++ {
+		prev = append(prev, j)
+		cur = append(cur, 0)
 	}
 	for i := 1; i <= len(ra); i++ {
 		cur[0] = i
@@ -34,6 +32,17 @@ func Distance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(rb)]
+}
+
+// runes appends s's first maxCompared runes to buf.
+func runes(buf []rune, s string) []rune {
+	for _, r := range s {
+		if len(buf) == maxCompared {
+			break
+		}
+		buf = append(buf, r)
+	}
+	return buf
 }
 
 // Closest returns the candidate nearest to s by edit distance and that

@@ -1,6 +1,9 @@
 package suggest
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestDistance(t *testing.T) {
 	for _, tc := range []struct {
@@ -28,5 +31,20 @@ func TestClosest(t *testing.T) {
 	}
 	if best, d := Closest("zzzz", []string{"a", "b"}); best != "a" || d != 4 {
 		t.Errorf("Closest = %q, %d; want a, 4 (far candidates are still returned)", best, d)
+	}
+}
+
+// Names longer than the stack buffers still compare in full, up to the cap.
+func TestDistanceLong(t *testing.T) {
+	long := strings.Repeat("listener", 20) // 160 runes
+	if got := Distance(long, long[:159]+"X"); got != 1 {
+		t.Errorf("one substitution in 160 runes: got %d", got)
+	}
+	if got := Distance(long+"ü", long); got != 1 {
+		t.Errorf("one insertion after 160 runes: got %d", got)
+	}
+	capped := strings.Repeat("a", maxCompared)
+	if got := Distance(capped+"xyz", capped); got != 0 {
+		t.Errorf("runes past %d are not compared: got %d", maxCompared, got)
 	}
 }
