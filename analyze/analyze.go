@@ -115,14 +115,6 @@ func (e *engine) gateways() {
 			gr.ClassMissing = true
 			gr.Controller = AssumedController
 		}
-		if n := len(g.Obj.Spec.Listeners); n > 0 {
-			lrs := make([]ListenerResult, n) // one allocation for the Gateway's listeners
-			gr.Listeners = make([]*ListenerResult, n)
-			for i, l := range g.Obj.Spec.Listeners {
-				lrs[i] = ListenerResult{Gateway: gr, Listener: l}
-				gr.Listeners[i] = &lrs[i]
-			}
-		}
 		e.res.Gateways = append(e.res.Gateways, gr)
 		e.ix.gateways[keys[i]] = gr
 	}

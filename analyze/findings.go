@@ -67,10 +67,33 @@ func ConditionRule(object, conditionType, reason string) string {
 	return object + "/" + conditionType + "/" + reason
 }
 
-// findingList collects findings; the engine fills several at once and merges them.
-type findingList []Finding
+// findingList collects findings; the engine fills several at once and merges
+// them. It grows by blocks, so that a list of tens of thousands is not copied
+// each time it doubles.
+type findingList struct {
+	blocks [][]Finding
+	n      int
+}
 
-func (fl *findingList) add(f Finding) { *fl = append(*fl, f) }
+const findingBlock = 256
+
+func (fl *findingList) add(f Finding) {
+	last := len(fl.blocks) - 1
+	if last < 0 || len(fl.blocks[last]) == cap(fl.blocks[last]) {
+		fl.blocks = append(fl.blocks, make([]Finding, 0, findingBlock))
+		last++
+	}
+	fl.blocks[last] = append(fl.blocks[last], f)
+	fl.n++
+}
+
+// appendTo appends the findings, in the order they were added.
+func (fl *findingList) appendTo(all []Finding) []Finding {
+	for _, b := range fl.blocks {
+		all = append(all, b...)
+	}
+	return all
+}
 
 // fromCondition turns an unhealthy condition into a finding.
 func (fl *findingList) fromCondition(object string, c Condition, sev Severity, ref model.Ref, src model.Source, field string) {
@@ -99,16 +122,15 @@ func (e *engine) findings() {
 	}, func() {
 		e.otherFindings(&rest)
 	})
-	n := len(parents) + len(rest)
+	n := parents.n + rest.n
 	for _, part := range routes {
-		n += len(part)
+		n += part.n
 	}
-	all := make([]Finding, 0, n)
-	all = append(all, parents...)
+	all := parents.appendTo(make([]Finding, 0, n))
 	for _, part := range routes {
-		all = append(all, part...)
+		all = part.appendTo(all)
 	}
-	all = append(all, rest...)
+	all = rest.appendTo(all)
 	sort.SliceStable(all, func(i, j int) bool {
 		a, b := all[i], all[j]
 		if a.Source.File != b.Source.File {

@@ -98,9 +98,19 @@ func routeKindsFor(l *ListenerResult, f Features) []string {
 	return kinds
 }
 
-// listeners validates every listener of a Gateway and its admitted ListenerSets,
-// then resolves conflicts across the merged set.
+// listeners builds a Gateway's listener results and validates them and those of
+// its admitted ListenerSets, then resolves conflicts across the merged set. It
+// runs for each Gateway on every core, so the Gateway's own listeners are
+// created here rather than in gateways.
 func (e *engine) listeners(g *GatewayResult) {
+	if n := len(g.Gateway.Obj.Spec.Listeners); n > 0 {
+		lrs := make([]ListenerResult, n) // one allocation for the Gateway's listeners
+		g.Listeners = make([]*ListenerResult, n)
+		for i, l := range g.Gateway.Obj.Spec.Listeners {
+			lrs[i] = ListenerResult{Gateway: g, Listener: l}
+			g.Listeners[i] = &lrs[i]
+		}
+	}
 	g.merged = mergedListeners(g)
 	f := e.features(g)
 	g.paramsProblem = e.parametersProblem(g)

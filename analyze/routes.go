@@ -32,7 +32,12 @@ func (e *engine) routes() {
 	}
 
 	results := make([]*RouteResult, len(routes))
-	forEach(len(routes), func(i int) { results[i] = e.route(routes[i]) })
+	forEachChunk(len(routes), func(_, lo, hi int) {
+		var s routeSlabs
+		for i := lo; i < hi; i++ {
+			results[i] = e.route(routes[i], &s)
+		}
+	})
 
 	var seen []*ListenerResult // reused: listeners this route already counts on
 	for _, rr := range results {
@@ -59,9 +64,37 @@ func (e *engine) routes() {
 	e.res.Routes = results
 }
 
+// routeSlabs hands out one worker's route results from a few large allocations
+// rather than several small ones per route: at 100k routes the allocator's
+// per-object work was a tenth of the engine.
+type routeSlabs struct {
+	routes    []RouteResult
+	parents   []ParentResult
+	parentPs  []*ParentResult
+	backends  []BackendResult
+	backendPs []*BackendResult
+	attached  []Attachment
+	attachPs  []*Attachment
+}
+
+// slabSize is how many results one slab holds.
+const slabSize = 256
+
+// take returns n zeroed elements from the slab, starting a new one when it is
+// full. The result's capacity is n: appending to it never reaches a neighbour.
+func take[T any](slab *[]T, n int) []T {
+	if n > cap(*slab)-len(*slab) {
+		*slab = make([]T, 0, max(n, slabSize))
+	}
+	lo := len(*slab)
+	*slab = (*slab)[:lo+n]
+	return (*slab)[lo : lo+n : lo+n]
+}
+
 // route decides one route: hostnames, backends, then every parentRef.
-func (e *engine) route(r *model.Route) *RouteResult {
-	rr := &RouteResult{Route: r, now: e.nowp}
+func (e *engine) route(r *model.Route, s *routeSlabs) *RouteResult {
+	rr := &take(&s.routes, 1)[0]
+	rr.Route, rr.now = r, e.nowp
 	if r.HasHostnames() {
 		for _, h := range r.Hostnames {
 			if err := hostname.Validate(string(h)); err != nil {
@@ -69,11 +102,13 @@ func (e *engine) route(r *model.Route) *RouteResult {
 			}
 		}
 	}
-	e.resolveBackends(rr)
-	prs := make([]ParentResult, len(r.ParentRefs)) // one allocation for the route's parents
-	rr.Parents = make([]*ParentResult, len(r.ParentRefs))
-	for i, ref := range r.ParentRefs {
-		rr.Parents[i] = e.attach(&prs[i], rr, i, ref)
+	e.resolveBackends(rr, s)
+	if n := len(r.ParentRefs); n > 0 {
+		prs := take(&s.parents, n)
+		rr.Parents = take(&s.parentPs, n)
+		for i, ref := range r.ParentRefs {
+			rr.Parents[i] = e.attach(&prs[i], rr, i, ref, s)
+		}
 	}
 	return rr
 }
@@ -100,7 +135,7 @@ var (
 // attach decides one parentRef (Route "Attaching to Gateways", ParentReference):
 // parent, sectionName and port, then per listener: accepted, kind, namespace,
 // hostname.
-func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref gwv1.ParentReference) *ParentResult {
+func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref gwv1.ParentReference, s *routeSlabs) *ParentResult {
 	r := rr.Route
 	*pr = ParentResult{Route: rr, Index: i, Ref: parentEcho(ref), Written: true, Controller: gwv1.GatewayController(e.opts.Controller)}
 	routeNS := r.ObjectMeta.Namespace
@@ -311,8 +346,8 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref gwv1.Paren
 		if len(inactive) > 0 {
 			pr.inactive = slices.Clone(inactive)
 		}
-		as := make([]Attachment, len(attached))
-		pr.Attachments = make([]*Attachment, len(attached))
+		as := take(&s.attached, len(attached))
+		pr.Attachments = take(&s.attachPs, len(attached))
 		for i, v := range attached {
 			as[i] = Attachment{Route: rr, Parent: pr, Listener: v.l, Hostnames: attachedHosts[i]}
 			pr.Attachments[i] = &as[i]
@@ -600,7 +635,7 @@ func uniq(xs []string) []string {
 // resolveBackends resolves every backendRef of a route once (BackendRef:
 // InvalidKind, RefNotPermitted, BackendNotFound); the first failing ref in rule
 // order decides the reason, and the message lists all.
-func (e *engine) resolveBackends(rr *RouteResult) {
+func (e *engine) resolveBackends(rr *RouteResult, s *routeSlabs) {
 	r := rr.Route
 	routeNS := r.ObjectMeta.Namespace
 	gen := r.ObjectMeta.Generation
@@ -610,10 +645,11 @@ func (e *engine) resolveBackends(rr *RouteResult) {
 	for _, rule := range r.Rules {
 		n += len(rule.BackendRefs)
 	}
-	if n > 0 {
-		rr.Backends = make([]*BackendResult, 0, n)
+	if n == 0 {
+		return
 	}
-	brs := make([]BackendResult, n) // one allocation for the route's backends
+	rr.Backends = take(&s.backendPs, n)[:0]
+	brs := take(&s.backends, n)
 	for ri, rule := range r.Rules {
 		for _, ref := range rule.BackendRefs {
 			br := &brs[len(rr.Backends)]
