@@ -114,22 +114,19 @@ func (e *engine) listeners(g *GatewayResult) {
 	g.merged = mergedListeners(g)
 	f := e.features(g)
 	g.paramsProblem = e.parametersProblem(g)
-	for _, l := range g.Listeners {
-		l.state = &listenerState{}
-		e.validateListener(g, l, f)
-	}
-	for _, ls := range g.ListenerSets {
-		if !ls.Allowed {
-			continue // not part of the Gateway: nothing is configured for it
-		}
-		for _, l := range ls.Listeners {
-			l.state = &listenerState{}
-			e.validateListener(g, l, f)
-		}
+	// One allocation each for the merged listeners' states and conditions
+	// (Accepted, Programmed, ResolvedRefs, Conflicted).
+	states := make([]listenerState, len(g.merged))
+	conds := make([]Condition, 4*len(g.merged))
+	for i, r := range g.merged {
+		// Only the Gateway's listeners and those of ListenerSets it admits are
+		// configured; the others keep no state.
+		r.l.state = &states[i]
+		e.validateListener(g, r.l, f)
 	}
 	e.conflicts(g)
-	for _, r := range mergedListeners(g) {
-		e.listenerConditions(r.l)
+	for i, r := range g.merged {
+		e.listenerConditions(r.l, conds[4*i:4*i+4:4*i+4])
 	}
 	g.views = viewsOf(g.Listeners)
 	for _, ls := range g.ListenerSets {

@@ -17,7 +17,8 @@ func (l *ListenerResult) generation() int64 {
 
 // listenerConditions writes a listener's Accepted, Programmed, ResolvedRefs,
 // Conflicted and (when true) OverlappingTLSConfig conditions.
-func (e *engine) listenerConditions(l *ListenerResult) {
+// The four always written go in storage, which has room for exactly them.
+func (e *engine) listenerConditions(l *ListenerResult, storage []Condition) {
 	st, gen := l.state, l.generation()
 	var accepted Condition
 	switch {
@@ -63,7 +64,8 @@ func (e *engine) listenerConditions(l *ListenerResult) {
 	} else {
 		conflicted = cond(gwv1.ListenerConditionConflicted, false, gwv1.ListenerReasonNoConflicts, "no conflicts", "", gen, e.now)
 	}
-	l.Conditions = []Condition{accepted, programmed, resolved, conflicted}
+	storage[0], storage[1], storage[2], storage[3] = accepted, programmed, resolved, conflicted
+	l.Conditions = storage
 	if len(st.overlaps) > 0 && l.Accepted {
 		l.Conditions = append(l.Conditions, cond(gwv1.ListenerConditionOverlappingTLSConfig, true, gwv1.ListenerReasonOverlappingHostnames,
 			fmt.Sprintf("hostname overlaps with listeners %s on port %d; clients that coalesce HTTP/2 connections may reach the wrong listener", strings.Join(st.overlaps, ", "), l.Listener.Port),
