@@ -7,3 +7,12 @@ func SetParallelMin(n int) int {
 	parallelMin = n
 	return old
 }
+
+// SetSelectorBudget sets how many namespace-selector matches per route the
+// engine may spend on per-namespace tables (0: none, every route matches
+// directly); it returns the previous value.
+func SetSelectorBudget(n int) int {
+	old := selectorBudget
+	selectorBudget = n
+	return old
+}

@@ -47,6 +47,18 @@ type listenerView struct {
 	configured bool
 	accepted   bool // ListenerResult.Accepted: false when conflicted
 	hostnames  bool // the protocol matches on hostnames
+	// selected is the namespace selector's decision per route namespace number
+	// (selectorTables); nil when not computed.
+	selected []bool
+}
+
+// allows applies the view's AllowedRoutes.Namespaces to a route in routeNS,
+// numbered nsID.
+func (v *listenerView) allows(ix *index, routeNS string, nsID int32) bool {
+	if v.selected != nil {
+		return v.selected[nsID]
+	}
+	return v.ns.allows(ix, routeNS)
 }
 
 // viewsOf packs listeners' views, in order. It reads what listeners decided, so

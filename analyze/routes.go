@@ -27,15 +27,29 @@ import (
 // scheduling.
 func (e *engine) routes() {
 	routes := e.res.Model.Routes
-	for _, r := range routes {
-		e.ix.namespaceLabelSet(r.ObjectMeta.Namespace)
+	// Number the routes' namespaces, so that listeners with a namespace selector
+	// decide each namespace once instead of once per route.
+	ids := make(map[string]int32)
+	nsOf := make([]int32, len(routes))
+	var namespaces []string
+	for i, r := range routes {
+		ns := r.ObjectMeta.Namespace
+		id, ok := ids[ns]
+		if !ok {
+			id = int32(len(namespaces))
+			ids[ns] = id
+			namespaces = append(namespaces, ns)
+			e.ix.namespaceLabelSet(ns)
+		}
+		nsOf[i] = id
 	}
+	e.selectorTables(namespaces, len(routes))
 
 	results := make([]*RouteResult, len(routes))
 	forEachChunk(len(routes), func(_, lo, hi int) {
 		var s routeSlabs
 		for i := lo; i < hi; i++ {
-			results[i] = e.route(routes[i], &s)
+			results[i] = e.route(routes[i], nsOf[i], &s)
 		}
 	})
 
@@ -91,8 +105,51 @@ func take[T any](slab *[]T, n int) []T {
 	return (*slab)[lo : lo+n : lo+n]
 }
 
-// route decides one route: hostnames, backends, then every parentRef.
-func (e *engine) route(r *model.Route, s *routeSlabs) *RouteResult {
+// selectorBudget is how many selector matches per route selectorTables may
+// spend on tables.
+var selectorBudget = 2
+
+// selectorTables gives every listener view whose allowedRoutes selects
+// namespaces by label the decision for each of the routes' namespaces, by
+// namespace number. Listeners with the same selector share one table. Tables
+// stop once they would cost more matches than deciding each route directly
+// (views without one keep matching per route).
+func (e *engine) selectorTables(namespaces []string, routes int) {
+	tables := map[string][]bool{}
+	budget := selectorBudget * routes
+	fill := func(views []listenerView) {
+		for i := range views {
+			v := &views[i]
+			if !v.configured || v.ns.policy != nsSelector || v.ns.parsed == nil {
+				continue
+			}
+			key := v.ns.parsed.String()
+			t, ok := tables[key]
+			if !ok {
+				if budget < len(namespaces) {
+					continue
+				}
+				budget -= len(namespaces)
+				t = make([]bool, len(namespaces))
+				for id, ns := range namespaces {
+					t[id] = v.ns.parsed.Matches(e.ix.namespaceLabelSet(ns))
+				}
+				tables[key] = t
+			}
+			v.selected = t
+		}
+	}
+	for _, g := range e.res.Gateways {
+		fill(g.views)
+		for _, ls := range g.ListenerSets {
+			fill(ls.views)
+		}
+	}
+}
+
+// route decides one route: hostnames, backends, then every parentRef. nsID is
+// the number selectorTables know the route's namespace by.
+func (e *engine) route(r *model.Route, nsID int32, s *routeSlabs) *RouteResult {
 	rr := &take(&s.routes, 1)[0]
 	rr.Route, rr.now = r, e.nowp
 	if r.HasHostnames() {
@@ -107,7 +164,7 @@ func (e *engine) route(r *model.Route, s *routeSlabs) *RouteResult {
 		prs := take(&s.parents, n)
 		rr.Parents = take(&s.parentPs, n)
 		for i, ref := range r.ParentRefs {
-			rr.Parents[i] = e.attach(&prs[i], rr, i, ref, s)
+			rr.Parents[i] = e.attach(&prs[i], rr, i, ref, nsID, s)
 		}
 	}
 	return rr
@@ -135,7 +192,7 @@ var (
 // attach decides one parentRef (Route "Attaching to Gateways", ParentReference):
 // parent, sectionName and port, then per listener: accepted, kind, namespace,
 // hostname.
-func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref gwv1.ParentReference, s *routeSlabs) *ParentResult {
+func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref gwv1.ParentReference, nsID int32, s *routeSlabs) *ParentResult {
 	r := rr.Route
 	*pr = ParentResult{Route: rr, Index: i, Ref: parentEcho(ref), Written: true, Controller: gwv1.GatewayController(e.opts.Controller)}
 	routeNS := r.ObjectMeta.Namespace
@@ -304,7 +361,7 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref gwv1.Paren
 			}
 			continue
 		}
-		if !v.ns.allows(e.ix, routeNS) {
+		if !v.allows(e.ix, routeNS, nsID) {
 			nsFail = append(nsFail, l)
 			if e.opts.Trace {
 				pr.Trace = append(pr.Trace, e.namespaceStep(l, routeNS))

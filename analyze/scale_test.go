@@ -39,7 +39,8 @@ func TestEngineScalesLinearly(t *testing.T) {
 // TestParallelEngineIsDeterministic: Gateways and routes are decided on every
 // core and the steps after routing run at once; the Result must not depend on
 // how many cores there are. The whole status and findings report are compared,
-// with the threshold for going parallel lowered so that every step does.
+// with the threshold for going parallel lowered so that every step does. It
+// also compares namespace selectors decided per namespace with per route.
 func TestParallelEngineIsDeterministic(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates 2,000 routes")
@@ -79,5 +80,14 @@ func TestParallelEngineIsDeterministic(t *testing.T) {
 		if four := fingerprint(4); one != four {
 			t.Fatal("the Result differs between 1 and 4 cores")
 		}
+	}
+	// Namespace selectors decided once per namespace (the default) and once per
+	// route give the same Result.
+	direct := func() string {
+		defer analyze.SetSelectorBudget(analyze.SetSelectorBudget(0))
+		return fingerprint(4)
+	}()
+	if direct != one {
+		t.Fatal("the Result differs between per-namespace selector tables and matching per route")
 	}
 }
