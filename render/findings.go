@@ -81,7 +81,11 @@ func NewReport(res *analyze.Result) Report {
 			r.Summary.Info++
 		}
 	}
-	r.Listeners = []ListenerSummary{}
+	n := 0
+	for _, g := range res.Gateways {
+		n += len(g.AllListeners())
+	}
+	r.Listeners = make([]ListenerSummary, 0, n) // sized once: 20k listeners at 100k routes
 	for _, g := range res.Gateways {
 		add := func(l *analyze.ListenerResult) {
 			gw := g.Gateway.Obj
@@ -91,7 +95,7 @@ func NewReport(res *analyze.Result) Report {
 			}
 			ls := ListenerSummary{Owner: l.Owner(), Gateway: gw.Namespace + "/" + gw.Name, Name: l.Name(), Port: int32(l.Listener.Port),
 				Protocol: string(l.Listener.Protocol), TLSMode: string(l.TLSMode()), Hostname: l.Hostname(), Accepted: l.Accepted,
-				AttachedRoutes: l.AttachedRoutes(), Routes: []RouteOnSNI{}, Source: src}
+				AttachedRoutes: l.AttachedRoutes(), Routes: make([]RouteOnSNI, 0, len(l.Attachments)), Source: src}
 			for _, a := range l.Attachments {
 				r := a.Route.Route
 				hs := a.Hostnames
