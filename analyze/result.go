@@ -271,8 +271,10 @@ type Attachment struct {
 
 // BackendResult is one backendRef of a route, resolved.
 type BackendResult struct {
-	Rule      int
-	Ref       gwv1.BackendRef
+	Rule int
+	// Ref is the backendRef as written, in the model (not a copy: a route's
+	// backends are the bulk of a large Result).
+	Ref       *gwv1.BackendRef
 	Namespace string
 	Service   *model.Service // nil when not a Service or not found
 	External  bool           // declared external or not readable: not verified

@@ -708,9 +708,9 @@ func (e *engine) resolveBackends(rr *RouteResult, s *routeSlabs) {
 	rr.Backends = take(&s.backendPs, n)[:0]
 	brs := take(&s.backends, n)
 	for ri, rule := range r.Rules {
-		for _, ref := range rule.BackendRefs {
+		for j := range rule.BackendRefs {
 			br := &brs[len(rr.Backends)]
-			e.resolveBackend(br, r, ri, ref, routeNS, gen)
+			e.resolveBackend(br, r, ri, &rule.BackendRefs[j], routeNS, gen)
 			rr.Backends = append(rr.Backends, br)
 			if br.Problem != nil {
 				msgs = append(msgs, br.Problem.Message)
@@ -728,7 +728,7 @@ func (e *engine) resolveBackends(rr *RouteResult, s *routeSlabs) {
 }
 
 // resolveBackend fills br with one backendRef's resolution.
-func (e *engine) resolveBackend(br *BackendResult, r *model.Route, rule int, ref gwv1.BackendRef, routeNS string, gen int64) {
+func (e *engine) resolveBackend(br *BackendResult, r *model.Route, rule int, ref *gwv1.BackendRef, routeNS string, gen int64) {
 	group, kind := groupOr(ref.Group, ""), kindOr(ref.Kind, "Service")
 	ns := namespaceOr(ref.Namespace, routeNS)
 	*br = BackendResult{Rule: rule, Ref: ref, Namespace: ns}
