@@ -66,11 +66,14 @@ func httpRoute(js []byte) (any, error) {
 	rules := make([]model.RouteRule, len(r.Spec.Rules))
 	for i, rule := range r.Spec.Rules {
 		rules[i].Name = sectionName(rule.Name)
-		for _, b := range rule.BackendRefs {
-			rules[i].BackendRefs = append(rules[i].BackendRefs, b.BackendRef)
+		if len(rule.BackendRefs) > 0 {
+			rules[i].BackendRefs = make([]gwv1.BackendRef, len(rule.BackendRefs))
+			for j, b := range rule.BackendRefs {
+				rules[i].BackendRefs[j] = b.BackendRef
+			}
 		}
 	}
-	return &model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Hostnames: nonNil(r.Spec.Hostnames), Rules: rules, Typed: &r}, nil
+	return &model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Hostnames: nonNil(r.Spec.Hostnames), Rules: rules}, nil
 }
 
 func grpcRoute(js []byte) (any, error) {
@@ -81,11 +84,14 @@ func grpcRoute(js []byte) (any, error) {
 	rules := make([]model.RouteRule, len(r.Spec.Rules))
 	for i, rule := range r.Spec.Rules {
 		rules[i].Name = sectionName(rule.Name)
-		for _, b := range rule.BackendRefs {
-			rules[i].BackendRefs = append(rules[i].BackendRefs, b.BackendRef)
+		if len(rule.BackendRefs) > 0 {
+			rules[i].BackendRefs = make([]gwv1.BackendRef, len(rule.BackendRefs))
+			for j, b := range rule.BackendRefs {
+				rules[i].BackendRefs[j] = b.BackendRef
+			}
 		}
 	}
-	return &model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Hostnames: nonNil(r.Spec.Hostnames), Rules: rules, Typed: &r}, nil
+	return &model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Hostnames: nonNil(r.Spec.Hostnames), Rules: rules}, nil
 }
 
 func tlsRoute(js []byte) (any, error) {
@@ -97,7 +103,7 @@ func tlsRoute(js []byte) (any, error) {
 	for i, rule := range r.Spec.Rules {
 		rules[i] = model.RouteRule{Name: sectionName(rule.Name), BackendRefs: rule.BackendRefs}
 	}
-	return &model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Hostnames: nonNil(r.Spec.Hostnames), Rules: rules, Typed: &r}, nil
+	return &model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Hostnames: nonNil(r.Spec.Hostnames), Rules: rules}, nil
 }
 
 func tcpRoute(js []byte) (any, error) {
@@ -109,7 +115,7 @@ func tcpRoute(js []byte) (any, error) {
 	for i, rule := range r.Spec.Rules {
 		rules[i] = model.RouteRule{Name: sectionName(rule.Name), BackendRefs: rule.BackendRefs}
 	}
-	return &model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Rules: rules, Typed: &r}, nil
+	return &model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Rules: rules}, nil
 }
 
 func udpRoute(js []byte) (any, error) {
@@ -121,7 +127,7 @@ func udpRoute(js []byte) (any, error) {
 	for i, rule := range r.Spec.Rules {
 		rules[i] = model.RouteRule{Name: sectionName(rule.Name), BackendRefs: rule.BackendRefs}
 	}
-	return &model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Rules: rules, Typed: &r}, nil
+	return &model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Rules: rules}, nil
 }
 
 // nonNil keeps "kind has hostnames but none are set" distinct from "kind has no

@@ -102,7 +102,8 @@ const (
 )
 
 // Route is the kind-independent view of every xRoute: what attachment, hostname
-// intersection and reference resolution need. Typed keeps the kind's own object.
+// intersection and reference resolution need. The rest of the kind's object
+// (matches, filters, ...) is not kept: output starts from Meta.Raw.
 type Route struct {
 	Meta
 	ObjectMeta metav1.ObjectMeta
@@ -110,7 +111,6 @@ type Route struct {
 	// Hostnames is nil for kinds without hostnames (TCPRoute, UDPRoute).
 	Hostnames []gwv1.Hostname
 	Rules     []RouteRule
-	Typed     any
 }
 
 // RouteRule is one rule of a route, reduced to its backends.
