@@ -65,6 +65,7 @@ type GatewayResult struct {
 	ClassMissing bool
 
 	paramsProblem *problem
+	notAccepted   *Condition     // Conditions' Accepted when not True, for routes
 	views         []listenerView // Listeners' views, for routes
 	merged        []ranked       // mergedListeners, once the listeners are decided
 }

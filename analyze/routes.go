@@ -230,7 +230,7 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref gwv1.Paren
 			return reject(gwv1.RouteReasonNoMatchingParent, fmt.Sprintf("%s not found", pname()), fix)
 		}
 		pr.Gateway, pr.Controller = gw, gw.Controller
-		if c := Find(gw.Conditions, "Accepted"); c != nil && c.Status != "True" {
+		if c := gw.notAccepted; c != nil {
 			step("route.parentRef.accepted", false, fmt.Sprintf("%s is not accepted: %s", pname(), c.Message), c.Fix, nil)
 			return reject(gwv1.RouteReasonNoMatchingParent, fmt.Sprintf("%s is not accepted: %s", pname(), c.Message), c.Fix)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
 
@@ -133,6 +134,9 @@ func (e *engine) gatewayStatus(g *GatewayResult) {
 		refs = cond(gwv1.GatewayConditionResolvedRefs, true, gwv1.GatewayReasonResolvedRefs, "all references resolved", "", gen, e.now)
 	}
 	g.Conditions = []Condition{acc, prog, refs}
+	if acc.Status != metav1.ConditionTrue {
+		g.notAccepted = &g.Conditions[0]
+	}
 }
 
 func orDash(xs []string) string {
