@@ -17,6 +17,9 @@ type engine struct {
 	ix    *index
 	res   *Result
 	certs *certificateCache
+	// routeFindings are the routes' own findings, one list per range of routes
+	// the route step decided.
+	routeFindings []findingList
 }
 
 // Analyze runs the engine over a model. It never fails: every problem in the input

@@ -105,24 +105,23 @@ func refOf(kind string, m metav1.ObjectMeta) model.Ref {
 }
 
 // findings derives findings from every decision, then orders them by where they
-// come from so output is stable. Gateways, routes (in ranges) and the rest are
-// read at once into separate lists, merged in that order before sorting, so the
-// result does not depend on scheduling.
+// come from so output is stable. Gateways, routes' lints and the rest are read
+// at once into separate lists (routes' own findings were collected by the route
+// step, in ranges), merged in a fixed order before sorting, so the result does
+// not depend on scheduling.
 func (e *engine) findings() {
-	var parents, rest findingList
-	routes := make([]findingList, chunks(len(e.res.Routes)))
+	var parents, lints, rest findingList
 	concurrently(func() {
 		e.parentFindings(&parents)
 	}, func() {
-		forEachChunk(len(e.res.Routes), func(k, lo, hi int) {
-			for _, rr := range e.res.Routes[lo:hi] {
-				routeFindings(&routes[k], rr)
-			}
-		})
+		for _, rr := range e.res.Routes {
+			lintFindings(&lints, rr)
+		}
 	}, func() {
 		e.otherFindings(&rest)
 	})
-	n := parents.n + rest.n
+	routes := e.routeFindings
+	n := parents.n + lints.n + rest.n
 	for _, part := range routes {
 		n += part.n
 	}
@@ -130,6 +129,7 @@ func (e *engine) findings() {
 	for _, part := range routes {
 		all = part.appendTo(all)
 	}
+	all = lints.appendTo(all)
 	all = rest.appendTo(all)
 	sort.SliceStable(all, func(i, j int) bool {
 		a, b := all[i], all[j]
@@ -188,6 +188,8 @@ func (e *engine) parentFindings(fl *findingList) {
 	}
 }
 
+// routeFindings are a route's findings from its own decision; the route step
+// collects them while the route is at hand (lintFindings come later).
 func routeFindings(fl *findingList, rr *RouteResult) {
 	r := rr.Route
 	ref := refOf(r.Kind, r.ObjectMeta)
@@ -200,9 +202,6 @@ func routeFindings(fl *findingList, rr *RouteResult) {
 			c, _ := p.AcceptedCondition()
 			fl.fromCondition("route", c, SeverityError, ref, r.Source, fmt.Sprintf("spec.parentRefs[%d]", p.Index))
 		}
-	}
-	for _, l := range rr.Lints {
-		fl.add(Finding{Rule: l.Rule, Severity: l.Severity, Object: ref, Source: r.Source, Field: "metadata.annotations", Message: l.Message, Fix: l.Fix})
 	}
 	if rr.unresolved != nil {
 		fl.fromCondition("route", *rr.unresolved, SeverityError, ref, r.Source, "spec.rules[].backendRefs")
@@ -217,6 +216,14 @@ func routeFindings(fl *findingList, rr *RouteResult) {
 				Message: fmt.Sprintf("Service %s/%s has no port %d; traffic to this backend fails", b.Namespace, b.Ref.Name, *b.Ref.Port),
 				Fix:     "set backendRefs[].port to one of the Service's spec.ports[].port"})
 		}
+	}
+}
+
+// lintFindings are the problems of a route's annotations (annotations step).
+func lintFindings(fl *findingList, rr *RouteResult) {
+	r := rr.Route
+	for _, l := range rr.Lints {
+		fl.add(Finding{Rule: l.Rule, Severity: l.Severity, Object: refOf(r.Kind, r.ObjectMeta), Source: r.Source, Field: "metadata.annotations", Message: l.Message, Fix: l.Fix})
 	}
 }
 

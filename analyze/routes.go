@@ -46,10 +46,12 @@ func (e *engine) routes() {
 	e.selectorTables(namespaces, len(routes))
 
 	results := make([]*RouteResult, len(routes))
-	forEachChunk(len(routes), func(_, lo, hi int) {
+	e.routeFindings = make([]findingList, chunks(len(routes)))
+	forEachChunk(len(routes), func(k, lo, hi int) {
 		var s routeSlabs
 		for i := lo; i < hi; i++ {
 			results[i] = e.route(routes[i], nsOf[i], &s)
+			routeFindings(&e.routeFindings[k], results[i]) // while the route is in cache
 		}
 	})
 
