@@ -117,6 +117,7 @@ type ListenerResult struct {
 	Certificates []*CertificateRef
 
 	state *listenerState
+	num   int32 // the listener's number while routes attach (numberListeners)
 }
 
 // Name is the listener's name.

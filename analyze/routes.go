@@ -45,38 +45,51 @@ func (e *engine) routes() {
 	}
 	e.selectorTables(namespaces, len(routes))
 
+	// Each range of routes collects, on its own core, what attaches to which
+	// listener (listeners are numbered for that); the lists are then joined per
+	// listener in range order, which is route order.
+	listeners := e.numberListeners()
+	c := chunks(len(routes))
+	attached := make([][][]*Attachment, c)
+	inactive := make([][][]*RouteResult, c)
 	results := make([]*RouteResult, len(routes))
-	e.routeFindings = make([]findingList, chunks(len(routes)))
+	e.routeFindings = make([]findingList, c)
 	forEachChunk(len(routes), func(k, lo, hi int) {
 		var s routeSlabs
+		att := make([][]*Attachment, len(listeners))
+		ina := make([][]*RouteResult, len(listeners))
+		var seen []*ListenerResult // reused: listeners this route already counts on
 		for i := lo; i < hi; i++ {
-			results[i] = e.route(routes[i], nsOf[i], &s)
-			routeFindings(&e.routeFindings[k], results[i]) // while the route is in cache
+			rr := e.route(routes[i], nsOf[i], &s)
+			results[i] = rr
+			routeFindings(&e.routeFindings[k], rr) // while the route is in cache
+			// A route counts once per listener: first where it attached, then where
+			// it would attach if the listener were accepted
+			// (ListenerStatus.AttachedRoutes).
+			seen = seen[:0]
+			for _, p := range rr.Parents {
+				for _, a := range p.Attachments {
+					if !containsListener(seen, a.Listener) {
+						att[a.Listener.num] = append(att[a.Listener.num], a)
+						seen = append(seen, a.Listener)
+					}
+				}
+			}
+			for _, p := range rr.Parents {
+				for _, l := range p.inactive {
+					if !containsListener(seen, l) {
+						ina[l.num] = append(ina[l.num], rr)
+						seen = append(seen, l)
+					}
+				}
+			}
 		}
+		attached[k], inactive[k] = att, ina
 	})
-
-	var seen []*ListenerResult // reused: listeners this route already counts on
-	for _, rr := range results {
-		// A route counts once per listener: first where it attached, then where it
-		// would attach if the listener were accepted (ListenerStatus.AttachedRoutes).
-		seen = seen[:0]
-		for _, p := range rr.Parents {
-			for _, a := range p.Attachments {
-				if !containsListener(seen, a.Listener) {
-					a.Listener.Attachments = append(a.Listener.Attachments, a)
-					seen = append(seen, a.Listener)
-				}
-			}
-		}
-		for _, p := range rr.Parents {
-			for _, l := range p.inactive {
-				if !containsListener(seen, l) {
-					l.Inactive = append(l.Inactive, rr)
-					seen = append(seen, l)
-				}
-			}
-		}
-	}
+	forEach(len(listeners), func(i int) {
+		listeners[i].Attachments = join(attached, i)
+		listeners[i].Inactive = join(inactive, i)
+	})
 	e.res.Routes = results
 }
 
@@ -105,6 +118,48 @@ func take[T any](slab *[]T, n int) []T {
 	lo := len(*slab)
 	*slab = (*slab)[:lo+n]
 	return (*slab)[lo : lo+n : lo+n]
+}
+
+// numberListeners numbers every listener routes can reach (ListenerResult.num)
+// and returns them in that order.
+func (e *engine) numberListeners() []*ListenerResult {
+	var out []*ListenerResult
+	add := func(ls []*ListenerResult) {
+		for _, l := range ls {
+			l.num = int32(len(out))
+			out = append(out, l)
+		}
+	}
+	for _, g := range e.res.Gateways {
+		add(g.Listeners)
+	}
+	for _, ls := range e.res.ListenerSets {
+		add(ls.Listeners)
+	}
+	return out
+}
+
+// join is the concatenation of parts[k][i] over k, nil when all are empty. A
+// single non-empty part is returned as it is.
+func join[T any](parts [][][]T, i int) []T {
+	n, only := 0, -1
+	for k := range parts {
+		if len(parts[k][i]) > 0 {
+			n += len(parts[k][i])
+			only = k
+		}
+	}
+	switch {
+	case n == 0:
+		return nil
+	case n == len(parts[only][i]):
+		return parts[only][i]
+	}
+	out := make([]T, 0, n)
+	for k := range parts {
+		out = append(out, parts[k][i]...)
+	}
+	return out
 }
 
 // selectorBudget is how many selector matches per route selectorTables may
