@@ -19,12 +19,13 @@ import (
 // its backendRefs. Each parentRef looks up its parent in an index and scans only
 // that parent's listeners, so cost grows with parentRefs, not listeners x routes.
 //
-// Routes are decided on every core: deciding one route reads the listeners, the
-// index and the model, and writes only the route's own result. The caches those
-// reads would fill lazily are filled first (listeners' parsed allowedRoutes by
-// listeners, namespace label sets here), and the listeners' attachment lists
-// are written afterwards in route order, so the Result does not depend on
-// scheduling.
+// Routes are decided on every core, in contiguous ranges: deciding one route
+// reads the listeners, the index and the model, and writes only the route's own
+// result and its range's lists. The caches those reads would fill lazily are
+// filled first (listeners' parsed allowedRoutes by listeners, namespace label
+// sets and selector tables here), and the listeners' attachment lists are
+// joined afterwards in range order, which is route order, so the Result does
+// not depend on scheduling.
 func (e *engine) routes() {
 	routes := e.res.Model.Routes
 	// Number the routes' namespaces, so that listeners with a namespace selector
