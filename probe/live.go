@@ -140,11 +140,7 @@ func secretLeaf(res *analyze.Result, l *Live) *x509.Certificate {
 	if g == nil {
 		return nil
 	}
-	all := append([]*analyze.ListenerResult{}, g.Listeners...)
-	for _, ls := range g.ListenerSets {
-		all = append(all, ls.Listeners...)
-	}
-	for _, lr := range all {
+	for _, lr := range g.AllListeners() {
 		if lr.Name() == l.Listener && lr.Accepted {
 			if c, _ := lr.CertificateFor(l.SNI); c != nil && len(c.Chain) > 0 {
 				return c.Chain[0]

@@ -166,16 +166,12 @@ func (p *Proxy) checkMappings() error {
 	return nil
 }
 
-// tlsPorts are the ports of a Gateway's (and its ListenerSets') HTTPS and TLS
-// listeners, in order of first appearance.
+// tlsPorts are the ports of the HTTPS and TLS listeners a Gateway serves (its
+// own and those of the ListenerSets it admits), in order of first appearance.
 func tlsPorts(g *analyze.GatewayResult) []int32 {
-	all := append([]*analyze.ListenerResult{}, g.Listeners...)
-	for _, ls := range g.ListenerSets {
-		all = append(all, ls.Listeners...)
-	}
 	seen := map[int32]bool{}
 	var out []int32
-	for _, l := range all {
+	for _, l := range g.AllListeners() {
 		p := l.Listener.Protocol
 		port := int32(l.Listener.Port)
 		if (p == gwv1.HTTPSProtocolType || p == gwv1.TLSProtocolType) && !seen[port] {

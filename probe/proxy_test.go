@@ -5,6 +5,8 @@ import (
 	"crypto/tls"
 	"io"
 	"net"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -224,4 +226,40 @@ func TestProxyCutsOffSlowAndOversizedClientHellos(t *testing.T) {
 func isTimeout(err error) bool {
 	ne, ok := err.(net.Error)
 	return ok && ne.Timeout()
+}
+
+// A Gateway serves the listeners of the ListenerSets it admits, not of those it
+// does not (GEP-1713): the proxy opens sockets for the former only.
+func TestProxyOpensOnlyAdmittedListenerSetPorts(t *testing.T) {
+	passthrough := func(name string, port int) string {
+		return "{name: " + name + ", port: " + strconv.Itoa(port) + ", protocol: TLS, tls: {mode: Passthrough}}"
+	}
+	res := analyzeYAML(t, class,
+		`apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: default}
+spec:
+  gatewayClassName: gc
+  allowedListeners: {namespaces: {from: Same}}
+  listeners: [`+passthrough("own", 8443)+`]`,
+		`apiVersion: gateway.networking.k8s.io/v1
+kind: ListenerSet
+metadata: {name: admitted, namespace: default}
+spec:
+  parentRef: {name: gw, namespace: default}
+  listeners: [`+passthrough("set", 9443)+`]`,
+		`apiVersion: gateway.networking.k8s.io/v1
+kind: ListenerSet
+metadata: {name: elsewhere, namespace: other}
+spec:
+  parentRef: {name: gw, namespace: default}
+  listeners: [`+passthrough("set", 10443)+`]`)
+	p := startProxy(t, res, probe.Options{})
+	var ports []int32
+	for _, s := range p.Sockets() {
+		ports = append(ports, s.Port)
+	}
+	if !slices.Equal(ports, []int32{8443, 9443}) {
+		t.Errorf("sockets on ports %v, want [8443 9443]: ListenerSet other/elsewhere is not admitted (from: Same)", ports)
+	}
 }
