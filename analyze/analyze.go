@@ -17,6 +17,8 @@ type engine struct {
 	ix    *index
 	res   *Result
 	certs *certificateCache
+	// selectors parses each distinct allowedRoutes namespace selector once.
+	selectors selectorCache
 	// routeFindings are the routes' own findings, one list per range of routes
 	// the route step decided.
 	routeFindings []findingList

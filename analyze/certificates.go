@@ -171,8 +171,10 @@ func (e *engine) resolveCertificates(l *ListenerResult) {
 		ns := namespaceOr(ref.Namespace, owner.Namespace)
 		cr := &CertificateRef{Ref: ref, Namespace: ns}
 		l.Certificates = append(l.Certificates, cr)
-		subject := fmt.Sprintf("certificateRefs[%d] %s %s/%s", i, kind, ns, ref.Name)
-		step := Step{Rule: "listener.tls.certificateRefs", Subject: subject}
+		var step Step // filled in only when tracing: this runs for every certificateRef
+		if e.opts.Trace {
+			step = Step{Rule: "listener.tls.certificateRefs", Subject: fmt.Sprintf("certificateRefs[%d] %s %s/%s", i, kind, ns, ref.Name)}
+		}
 		switch {
 		case ns != owner.Namespace && e.ix.grantFor(gwv1.GroupName, owner.Kind, owner.Namespace, group, kind, ns, string(ref.Name)) == nil:
 			cr.Problem = fmt.Sprintf("%s in namespace %s is not permitted: no ReferenceGrant in %s allows %s from namespace %s", kind, ns, ns, owner.Kind, owner.Namespace)
@@ -202,7 +204,10 @@ func (e *engine) resolveCertificates(l *ListenerResult) {
 				} else {
 					valid++
 					cr.Chain = kp.chain
-					step.Passed, step.Detail = true, fmt.Sprintf("Secret %s/%s holds a certificate and matching key", ns, ref.Name)
+					step.Passed = true
+					if e.opts.Trace {
+						step.Detail = fmt.Sprintf("Secret %s/%s holds a certificate and matching key", ns, ref.Name)
+					}
 				}
 			}
 		}

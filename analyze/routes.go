@@ -2,9 +2,12 @@ package analyze
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -181,7 +184,7 @@ func (e *engine) selectorTables(namespaces []string, routes int) {
 			if !v.configured || v.ns.policy != nsSelector || v.ns.parsed == nil {
 				continue
 			}
-			key := v.ns.parsed.String()
+			key := v.ns.key
 			t, ok := tables[key]
 			if !ok {
 				if budget < len(namespaces) {
@@ -574,6 +577,7 @@ type routeNamespaces struct {
 	ownerNS  string // the namespace of the listener's Gateway or ListenerSet
 	selector *metav1.LabelSelector
 	parsed   labels.Selector // nil when the selector is missing or invalid
+	key      string          // parsed's canonical form (String)
 }
 
 // nsPolicy is AllowedRoutes.Namespaces.From (default Same); nsNone is None and
@@ -587,10 +591,16 @@ const (
 	nsNone
 )
 
+// routeNamespaces is the listener's AllowedRoutes.Namespaces, decided once (by
+// the listeners step, with the engine's selector cache).
 func (l *ListenerResult) routeNamespaces() *routeNamespaces {
-	if l.state.namespaces != nil {
-		return l.state.namespaces
+	if l.state.namespaces == nil {
+		l.state.namespaces = newRouteNamespaces(l, parseSelector)
 	}
+	return l.state.namespaces
+}
+
+func newRouteNamespaces(l *ListenerResult, parse func(*metav1.LabelSelector) (labels.Selector, string)) *routeNamespaces {
 	rn := &routeNamespaces{from: gwv1.NamespacesFromSame, ownerNS: l.Owner().Namespace}
 	if ar := l.Listener.AllowedRoutes; ar != nil && ar.Namespaces != nil {
 		if ar.Namespaces.From != nil {
@@ -609,12 +619,71 @@ func (l *ListenerResult) routeNamespaces() *routeNamespaces {
 		rn.policy = nsNone
 	}
 	if rn.policy == nsSelector && rn.selector != nil {
-		if sel, err := metav1.LabelSelectorAsSelector(rn.selector); err == nil {
-			rn.parsed = sel
+		rn.parsed, rn.key = parse(rn.selector)
+	}
+	return rn
+}
+
+// parseSelector parses a namespace selector; key is its canonical form (nil and
+// "" when it is invalid).
+func parseSelector(ls *metav1.LabelSelector) (sel labels.Selector, key string) {
+	sel, err := metav1.LabelSelectorAsSelector(ls)
+	if err != nil {
+		return nil, ""
+	}
+	return sel, sel.String()
+}
+
+// selectorCache parses each distinct namespace selector once: listeners of
+// thousands of Gateways often share one (env=prod), and parsing costs
+// microseconds. Safe for concurrent use; the parsed selectors are only read.
+type selectorCache struct {
+	mu sync.Mutex
+	m  map[string]parsedSelector
+}
+
+type parsedSelector struct {
+	sel labels.Selector
+	key string
+}
+
+func (c *selectorCache) parse(ls *metav1.LabelSelector) (labels.Selector, string) {
+	id := selectorID(ls)
+	c.mu.Lock()
+	p, ok := c.m[id]
+	c.mu.Unlock()
+	if !ok {
+		p.sel, p.key = parseSelector(ls)
+		c.mu.Lock()
+		if c.m == nil {
+			c.m = map[string]parsedSelector{}
+		}
+		c.m[id] = p
+		c.mu.Unlock()
+	}
+	return p.sel, p.key
+}
+
+// selectorID is an unambiguous encoding of a selector as written: each label
+// key and value, expression key, operator and value is length-prefixed.
+func selectorID(ls *metav1.LabelSelector) string {
+	field := func(b []byte, s string) []byte {
+		b = strconv.AppendInt(b, int64(len(s)), 10)
+		return append(append(b, ':'), s...)
+	}
+	var b []byte
+	for _, k := range slices.Sorted(maps.Keys(ls.MatchLabels)) {
+		b = field(field(b, k), ls.MatchLabels[k])
+	}
+	b = append(b, '|')
+	for _, r := range ls.MatchExpressions {
+		b = field(field(b, r.Key), string(r.Operator))
+		b = append(strconv.AppendInt(b, int64(len(r.Values)), 10), ';')
+		for _, v := range r.Values {
+			b = field(b, v)
 		}
 	}
-	l.state.namespaces = rn
-	return rn
+	return string(b)
 }
 
 // allows applies the policy to a route's namespace.
