@@ -139,9 +139,7 @@ func (e *engine) listeners(g *GatewayResult) {
 	e.conflicts(g)
 	for i, r := range g.merged {
 		e.listenerConditions(r.l, conds[4*i:4*i+4:4*i+4])
-		if r.l.state.notAccepted == nil {
-			r.l.state.namespaces = newRouteNamespaces(r.l, e.selectors.parse)
-		}
+		r.l.state.namespaces = newRouteNamespaces(r.l, e.selectors.parse)
 	}
 	g.views = viewsOf(g.Listeners)
 	for _, ls := range g.ListenerSets {

@@ -295,10 +295,7 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref gwv1.Paren
 			step("route.parentRef.accepted", false, fmt.Sprintf("%s is not accepted: %s", pname(), c.Message), c.Fix, nil)
 			return reject(gwv1.RouteReasonNoMatchingParent, fmt.Sprintf("%s is not accepted: %s", pname(), c.Message), c.Fix)
 		}
-		candidates = gw.views
-		if len(candidates) != len(gw.Listeners) {
-			candidates = viewsOf(gw.Listeners) // not decided by listeners (not reached in Analyze)
-		}
+		candidates = gw.views // every Gateway in the index had its listeners decided
 	case group == gwv1.GroupName && kind == "ListenerSet":
 		ls := e.ix.listenerSets[nn{Namespace: ns, Name: string(ref.Name)}]
 		if ls == nil {
@@ -320,10 +317,7 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref gwv1.Paren
 			step("route.parentRef.accepted", false, fmt.Sprintf("%s is not accepted: %s", pname(), c.Message), c.Fix, nil)
 			return reject(gwv1.RouteReasonNoMatchingParent, fmt.Sprintf("%s is not accepted: %s", pname(), c.Message), c.Fix)
 		}
-		candidates = ls.views
-		if len(candidates) != len(ls.Listeners) {
-			candidates = viewsOf(ls.Listeners)
-		}
+		candidates = ls.views // accepted: allowed by a Gateway whose listeners step built them
 	default:
 		// Not a parent a Gateway controller writes status for (for example a Service
 		// in a mesh, GEP-1426).
@@ -591,14 +585,10 @@ const (
 	nsNone
 )
 
-// routeNamespaces is the listener's AllowedRoutes.Namespaces, decided once (by
-// the listeners step, with the engine's selector cache).
-func (l *ListenerResult) routeNamespaces() *routeNamespaces {
-	if l.state.namespaces == nil {
-		l.state.namespaces = newRouteNamespaces(l, parseSelector)
-	}
-	return l.state.namespaces
-}
+// routeNamespaces is the listener's AllowedRoutes.Namespaces, decided once by
+// the listeners step for every listener of a Gateway (with the engine's
+// selector cache); routes only read it.
+func (l *ListenerResult) routeNamespaces() *routeNamespaces { return l.state.namespaces }
 
 func newRouteNamespaces(l *ListenerResult, parse func(*metav1.LabelSelector) (labels.Selector, string)) *routeNamespaces {
 	rn := &routeNamespaces{from: gwv1.NamespacesFromSame, ownerNS: l.Owner().Namespace}
@@ -699,17 +689,12 @@ func (rn *routeNamespaces) allows(ix *index, routeNS string) bool {
 	return false
 }
 
-// namespaceAllowed applies AllowedRoutes.Namespaces (default from: Same, relative
-// to the listener's own Gateway or ListenerSet).
-func (e *engine) namespaceAllowed(l *ListenerResult, routeNS string) bool {
-	return l.routeNamespaces().allows(e.ix, routeNS)
-}
-
-// namespaceStep explains namespaceAllowed's decision, with the fix.
+// namespaceStep explains a listener's AllowedRoutes.Namespaces decision for a
+// route's namespace, with the fix.
 func (e *engine) namespaceStep(l *ListenerResult, routeNS string) Step {
 	rn := l.routeNamespaces()
 	owner := l.Owner()
-	st := Step{Rule: "listener.allowedRoutes.namespaces", Subject: "listener " + l.Name(), Passed: e.namespaceAllowed(l, routeNS),
+	st := Step{Rule: "listener.allowedRoutes.namespaces", Subject: "listener " + l.Name(), Passed: rn.allows(e.ix, routeNS),
 		Inputs: map[string]string{"from": string(rn.from), "routeNamespace": routeNS}}
 	switch rn.policy {
 	case nsAll:

@@ -234,6 +234,10 @@ func TestProxyOpensOnlyAdmittedListenerSetPorts(t *testing.T) {
 	passthrough := func(name string, port int) string {
 		return "{name: " + name + ", port: " + strconv.Itoa(port) + ", protocol: TLS, tls: {mode: Passthrough}}"
 	}
+	listenerSet := func(name, namespace, listener string) string {
+		return "apiVersion: gateway.networking.k8s.io/v1\nkind: ListenerSet\nmetadata: {name: " + name + ", namespace: " + namespace +
+			"}\nspec:\n  parentRef: {name: gw, namespace: default}\n  listeners: [" + listener + "]"
+	}
 	res := analyzeYAML(t, class,
 		`apiVersion: gateway.networking.k8s.io/v1
 kind: Gateway
@@ -242,18 +246,8 @@ spec:
   gatewayClassName: gc
   allowedListeners: {namespaces: {from: Same}}
   listeners: [`+passthrough("own", 8443)+`]`,
-		`apiVersion: gateway.networking.k8s.io/v1
-kind: ListenerSet
-metadata: {name: admitted, namespace: default}
-spec:
-  parentRef: {name: gw, namespace: default}
-  listeners: [`+passthrough("set", 9443)+`]`,
-		`apiVersion: gateway.networking.k8s.io/v1
-kind: ListenerSet
-metadata: {name: elsewhere, namespace: other}
-spec:
-  parentRef: {name: gw, namespace: default}
-  listeners: [`+passthrough("set", 10443)+`]`)
+		listenerSet("admitted", "default", passthrough("set", 9443)),
+		listenerSet("elsewhere", "other", passthrough("set", 10443)))
 	p := startProxy(t, res, probe.Options{})
 	var ports []int32
 	for _, s := range p.Sockets() {
