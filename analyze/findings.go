@@ -211,7 +211,7 @@ func routeFindings(fl *findingList, rr *RouteResult) {
 		case b.External:
 			fl.add(Finding{Rule: "reference/External", Severity: SeverityInfo, Object: ref, Source: r.Source, Field: fmt.Sprintf("spec.rules[%d].backendRefs", b.Rule),
 				Message: fmt.Sprintf("backend %s/%s is %s: not verified", b.Namespace, b.Ref.Name, b.Unverified)})
-		case b.Service != nil && b.Ref.Port != nil && !servicePort(b.Service, int32(*b.Ref.Port)):
+		case b.portMissing:
 			fl.add(Finding{Rule: "route/BackendPortNotFound", Severity: SeverityWarning, Object: ref, Source: r.Source, Field: fmt.Sprintf("spec.rules[%d].backendRefs", b.Rule),
 				Message: fmt.Sprintf("Service %s/%s has no port %d; traffic to this backend fails", b.Namespace, b.Ref.Name, *b.Ref.Port),
 				Fix:     "set backendRefs[].port to one of the Service's spec.ports[].port"})
@@ -302,16 +302,4 @@ func listenerFindings(fl *findingList, l *ListenerResult, owner model.Ref, src m
 				Message: fmt.Sprintf("certificate Secret %s/%s is %s: certificate checks skipped", cr.Namespace, cr.Ref.Name, cr.Unverified)})
 		}
 	}
-}
-
-func servicePort(s *model.Service, port int32) bool {
-	if len(s.Obj.Spec.Ports) == 0 {
-		return true // a headless or selector-less Service declares no ports to check
-	}
-	for _, p := range s.Obj.Spec.Ports {
-		if p.Port == port {
-			return true
-		}
-	}
-	return false
 }

@@ -46,7 +46,7 @@ func (e *engine) policies() {
 	for _, p := range e.res.Model.BackendTLSPolicies {
 		for _, t := range p.Obj.Spec.TargetRefs {
 			if string(t.Group) == "" && string(t.Kind) == "Service" {
-				if svc := e.ix.services[nn{Namespace: p.Obj.Namespace, Name: string(t.Name)}]; svc != nil {
+				if svc := e.ix.service(nn{Namespace: p.Obj.Namespace, Name: string(t.Name)}); svc != nil {
 					targeted[svc] = true
 				}
 			}
@@ -97,7 +97,7 @@ func (e *engine) policies() {
 				section = string(*t.SectionName)
 			}
 			byTarget[policyTarget{k, section}] = append(byTarget[policyTarget{k, section}], pr)
-			svc := e.ix.services[k]
+			svc := e.ix.service(k)
 			if svc == nil {
 				continue
 			}
@@ -229,7 +229,7 @@ func (e *engine) policyConditions(pr *PolicyResult, winner *PolicyResult) {
 				"target a core Service (group \"\", kind Service)"})
 			continue
 		}
-		svc := e.ix.services[nn{Namespace: o.Namespace, Name: string(t.Name)}]
+		svc := e.ix.service(nn{Namespace: o.Namespace, Name: string(t.Name)})
 		if svc == nil {
 			if !e.isUnverified("Service", o.Namespace, string(t.Name)) {
 				pr.Lints = append(pr.Lints, Lint{Rule: "backendtlspolicy/TargetNotFound", Severity: SeverityWarning,

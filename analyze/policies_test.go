@@ -104,3 +104,33 @@ func TestBackendTLSPolicy(t *testing.T) {
 		})
 	}
 }
+
+// TestBackendPortNotFound: a backendRef's port must be one of the Service's
+// spec.ports[].port; a Service that declares no ports has none to check.
+func TestBackendPortNotFound(t *testing.T) {
+	for _, tc := range []struct {
+		name, backend string
+		want          bool
+	}{
+		{"a declared port", "{name: be, port: 443}", false},
+		{"a port the Service lacks", "{name: be, port: 8443}", true},
+		{"a UDP port is still a declared port", "{name: udp-only, port: 53}", false},
+		{"no port", "{name: be}", false},
+		{"a Service without ports", "{name: headless, port: 9000}", false},
+		{"the second backend lacks it", "{name: be, port: 443}, {name: udp-only, port: 54}", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			docs := backendScene()
+			docs[2] = strings.Replace(docs[2], "{name: be, port: 443}", tc.backend, 1)
+			docs = append(docs, "apiVersion: v1\nkind: Service\nmetadata: {name: headless, namespace: default}\nspec: {clusterIP: None}")
+			res := analyzeDocs(t, analyze.Options{}, docs...)
+			msg, got := rules(res)["route/BackendPortNotFound"]
+			if got != tc.want {
+				t.Fatalf("route/BackendPortNotFound reported %v (%q), want %v", got, msg, tc.want)
+			}
+			if got && !strings.Contains(msg, "has no port") {
+				t.Errorf("message %q does not say which port is missing", msg)
+			}
+		})
+	}
+}

@@ -280,6 +280,8 @@ type BackendResult struct {
 	Namespace string
 	Service   *model.Service // nil when not a Service or not found
 	External  bool           // declared external or not readable: not verified
+	// portMissing: the backendRef names a port the Service does not declare.
+	portMissing bool
 	// Unverified says why an External backend was not checked.
 	Unverified string
 	Problem    *Condition // nil when it resolved

@@ -874,5 +874,6 @@ func (e *engine) resolveBackend(br *BackendResult, r *model.Route, rule int, ref
 			fmt.Sprintf("create the Service, fix the name, or declare it with --external Service/%s/%s", ns, name))
 		return
 	}
-	br.Service = svc
+	br.Service = svc.obj
+	br.portMissing = ref.Port != nil && !svc.hasPort(int32(*ref.Port))
 }
