@@ -62,12 +62,27 @@ func (v *listenerView) allows(ix *index, routeNS string, nsID int32) bool {
 }
 
 // viewsOf packs listeners' views, in order. It reads what listeners decided, so
-// it runs after their conditions are written.
+// it runs after their conditions are written. The views' names and hostnames
+// are copied side by side: matching a sectionName compares it with each name,
+// and reading them from each listener in the model was a cache miss apiece.
 func viewsOf(ls []*ListenerResult) []listenerView {
 	vs := make([]listenerView, len(ls))
+	size := 0
+	for _, l := range ls {
+		size += len(l.Name()) + len(l.Hostname())
+	}
+	var b strings.Builder
+	b.Grow(size)
+	for _, l := range ls {
+		b.WriteString(l.Name())
+		b.WriteString(l.Hostname())
+	}
+	text, off := b.String(), 0
 	for i, l := range ls {
 		v := &vs[i]
-		v.l, v.name, v.hostname, v.port = l, l.Name(), l.Hostname(), l.Listener.Port
+		name, host := off+len(l.Name()), off+len(l.Name())+len(l.Hostname())
+		v.l, v.name, v.hostname, v.port = l, text[off:name], text[name:host], l.Listener.Port
+		off = host
 		v.accepted, v.hostnames = l.Accepted, carriesHostnames(l)
 		if l.state != nil && l.state.notAccepted == nil {
 			v.configured, v.kinds, v.ns = true, l.state.kinds, *l.routeNamespaces()
@@ -79,10 +94,22 @@ func viewsOf(ls []*ListenerResult) []listenerView {
 // kindSet is a set of the route kinds this tool knows, one bit each.
 type kindSet uint8
 
-var kindBits = map[string]kindSet{"HTTPRoute": 1, "GRPCRoute": 2, "TLSRoute": 4, "TCPRoute": 8, "UDPRoute": 16}
-
 // bitOf is a route kind's bit; an unknown kind has none.
-func bitOf(kind string) kindSet { return kindBits[kind] }
+func bitOf(kind string) kindSet {
+	switch kind {
+	case "HTTPRoute":
+		return 1
+	case "GRPCRoute":
+		return 2
+	case "TLSRoute":
+		return 4
+	case "TCPRoute":
+		return 8
+	case "UDPRoute":
+		return 16
+	}
+	return 0
+}
 
 // routeKindsFor lists the route kinds a protocol (and TLS mode) carries, as the
 // Listener API documents them; TLS listeners never carry TCPRoute here.
