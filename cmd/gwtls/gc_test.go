@@ -7,26 +7,29 @@ import (
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
 
-func TestCollectionDue(t *testing.T) {
+func TestCollectFirst(t *testing.T) {
 	const mb = 1 << 20
 	for _, tc := range []struct {
 		name             string
 		heap, goal, need uint64
 		want             bool
 	}{
-		{"the analysis fits under the goal (10k routes)", 31 * mb, 76 * mb, 14 * mb, false},
-		{"the analysis passes the goal (100k routes)", 320 * mb, 381 * mb, 142 * mb, true},
-		{"the heap is at the goal already", 381 * mb, 381 * mb, 0, true},
-		{"GOGC=off without a limit: the goal is out of reach", 320 * mb, ^uint64(0), 142 * mb, false},
+		{"10k routes, the analysis fits under the goal", 31 * mb, 76 * mb, 14 * mb, false},
+		{"10k routes, the analysis would reach the goal", 70 * mb, 76 * mb, 14 * mb, true},
+		{"the heap is at the goal already", 76 * mb, 76 * mb, 0, true},
+		{"100k routes, the analysis would reach the goal", 303 * mb, 382 * mb, 138 * mb, true},
+		{"100k routes, far under the goal: large anyway", 239 * mb, 632 * mb, 138 * mb, true},
+		{"GOGC=off without a limit, small", 31 * mb, ^uint64(0), 14 * mb, false},
+		{"GOGC=off without a limit, large", 239 * mb, ^uint64(0), 138 * mb, true},
 	} {
-		if got := collectionDue(tc.heap, tc.goal, tc.need); got != tc.want {
-			t.Errorf("%s: collectionDue(%d, %d, %d) = %v, want %v", tc.name, tc.heap, tc.goal, tc.need, got, tc.want)
+		if got := collectFirst(tc.heap, tc.goal, tc.need); got != tc.want {
+			t.Errorf("%s: collectFirst(%d, %d, %d) = %v, want %v", tc.name, tc.heap, tc.goal, tc.need, got, tc.want)
 		}
 	}
 }
 
-// TestCollectBeforeAnalysis runs the real collector: a model whose analysis
-// would pass the goal is collected for, a small one is not.
+// TestCollectBeforeAnalysis runs the real collector: a large model is
+// collected for, a small one is not.
 func TestCollectBeforeAnalysis(t *testing.T) {
 	count := func(m *model.Model) (bool, uint32) {
 		runtime.GC() // start from a fresh goal, far above the heap
