@@ -30,8 +30,8 @@ type engine struct {
 const bytesPerObject = 1280
 
 // AllocationEstimate is about how many bytes Analyze allocates for m. A caller
-// that tunes the garbage collector (the CLI) uses it to tell whether a
-// collection would start during the analysis.
+// that tunes the garbage collector (the CLI) uses it to decide whether to
+// collect before the analysis.
 func AllocationEstimate(m *model.Model) uint64 { return uint64(m.Len()) * bytesPerObject }
 
 // Analyze runs the engine over a model. It never fails: every problem in the input

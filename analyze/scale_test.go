@@ -37,8 +37,8 @@ func TestEngineScalesLinearly(t *testing.T) {
 }
 
 // TestAllocationEstimate: the CLI collects garbage before the analysis when
-// AllocationEstimate says a collection would start during it; an estimate that
-// drifted far from the truth would collect for nothing or miss the cycle.
+// AllocationEstimate says it is large or that a cycle would start during it; an
+// estimate that drifted far from the truth would collect for nothing or miss.
 func TestAllocationEstimate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates 4,000 routes")

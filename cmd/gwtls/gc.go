@@ -1,6 +1,7 @@
 package gwtls
 
 import (
+	"os"
 	"runtime"
 	"runtime/metrics"
 
@@ -29,8 +30,12 @@ import (
 // nothing else running, the cycle takes about 65 ms and the analysis 0.41 s
 // including it, and the output reuses the memory too (docs/performance.md). A
 // small analysis (10k routes: 14 MB) gains nothing measurable, so it is left
-// alone unless a cycle is due during it.
+// alone unless a cycle is due during it. A user who sets GOGC tunes the
+// collector and is left alone too (as tuneGC in main does).
 func collectBeforeAnalysis(m *model.Model) bool {
+	if os.Getenv("GOGC") != "" {
+		return false
+	}
 	samples := []metrics.Sample{{Name: "/gc/heap/goal:bytes"}, {Name: "/memory/classes/heap/objects:bytes"}}
 	metrics.Read(samples)
 	for _, s := range samples {
@@ -51,8 +56,7 @@ const largeAnalysis = 64 << 20
 
 // collectFirst decides for a heap of heap bytes, a collector goal of goal bytes
 // and an analysis that allocates need bytes: collect when the analysis is large
-// or would take the heap to the goal. With GOGC=off and no memory limit the goal
-// is out of reach, and only a large analysis is collected for.
+// or would take the heap to the goal.
 func collectFirst(heap, goal, need uint64) bool {
 	return need >= largeAnalysis || heap+need >= goal
 }
