@@ -1,20 +1,25 @@
 package e2e
 
 import (
+	"crypto/tls"
 	"encoding/json"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/testcert"
 )
 
 // probeManifests is an HTTPS Gateway for *.example.com whose Secret covers
-// www.example.com only, while its route also serves shop.example.com.
-func probeManifests(t *testing.T) (dir, caFile string) {
-	ca := testcert.Must(testcert.Options{CommonName: "probe e2e CA", IsCA: true}, nil)
-	leaf := testcert.Must(testcert.Options{CommonName: "www.example.com", DNSNames: []string{"www.example.com"}}, ca)
+// www.example.com only, while its route also serves shop.example.com. leaf is
+// the Secret's certificate, issued by ca.
+func probeManifests(t *testing.T) (dir, caFile string, leaf, ca *testcert.Cert) {
+	ca = testcert.Must(testcert.Options{CommonName: "probe e2e CA", IsCA: true}, nil)
+	leaf = testcert.Must(testcert.Options{CommonName: "www.example.com", DNSNames: []string{"www.example.com"}}, ca)
 	dir = t.TempDir()
 	docs := []string{`apiVersion: gateway.networking.k8s.io/v1
 kind: GatewayClass
@@ -39,11 +44,11 @@ spec:
 	}
 	caFile = filepath.Join(dir, "ca.pem")
 	os.WriteFile(caFile, ca.CertPEM, 0o600)
-	return dir, caFile
+	return dir, caFile, leaf, ca
 }
 
 func TestProbeReplaysThroughTheLocalProxy(t *testing.T) {
-	dir, ca := probeManifests(t)
+	dir, ca, _, _ := probeManifests(t)
 	r := gwtls(t, "", nil, "probe", "-f", dir, "--ca-bundle", ca, "--sni", "nope.other.com")
 	if r.code != 1 {
 		t.Fatalf("exit %d, want 1 (shop.example.com is not covered)\n%s%s", r.code, r.stdout, r.stderr)
@@ -74,7 +79,7 @@ func TestProbeReplaysThroughTheLocalProxy(t *testing.T) {
 }
 
 func TestProbeRefusesUnnamedBackendAndBadFlags(t *testing.T) {
-	dir, _ := probeManifests(t)
+	dir, _, _, _ := probeManifests(t)
 	for _, args := range [][]string{
 		{"--backend", "default/other:80=127.0.0.1:9"},
 		{"--backend", "default/shop:8080"},
@@ -85,5 +90,90 @@ func TestProbeRefusesUnnamedBackendAndBadFlags(t *testing.T) {
 		if r.code != 2 {
 			t.Errorf("%v: exit %d, want 2\n%s%s", args, r.code, r.stdout, r.stderr)
 		}
+	}
+}
+
+// dataPlane is a TLS server standing in for a live gateway: it serves certs by
+// SNI and completes every handshake. It returns its address.
+func dataPlane(t *testing.T, certs map[string]*testcert.Cert, ca *testcert.Cert) string {
+	t.Helper()
+	pairs := map[string]*tls.Certificate{}
+	for sni, c := range certs {
+		pair, err := tls.X509KeyPair(append(append([]byte{}, c.CertPEM...), ca.CertPEM...), c.KeyPEM)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pairs[sni] = &pair
+	}
+	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{GetCertificate: func(h *tls.ClientHelloInfo) (*tls.Certificate, error) {
+		if p := pairs[h.ServerName]; p != nil {
+			return p, nil
+		}
+		return nil, fmt.Errorf("no certificate for %q", h.ServerName)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				c.SetDeadline(time.Now().Add(5 * time.Second))
+				c.(*tls.Conn).Handshake()
+			}()
+		}
+	}()
+	return ln.Addr().String()
+}
+
+// TestProbeTargetCatchesAStaleCertificate: probe --target handshakes with a live
+// data plane for every intersected hostname. www.example.com gets the Secret's
+// certificate; shop.example.com gets one that covers the name but is not the
+// Secret's, as from a data plane that missed a rotation: a finding, exit 1.
+func TestProbeTargetCatchesAStaleCertificate(t *testing.T) {
+	dir, caFile, leaf, ca := probeManifests(t)
+	stale := testcert.Must(testcert.Options{CommonName: "shop.example.com", DNSNames: []string{"www.example.com", "shop.example.com"}}, ca)
+	addr := dataPlane(t, map[string]*testcert.Cert{"www.example.com": leaf, "shop.example.com": stale}, ca)
+
+	r := gwtls(t, "", nil, "probe", "-f", dir, "--ca-bundle", caFile, "--target", addr)
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1 (shop.example.com is served a stale certificate)\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{"ADDRESS", "SAME AS SECRET", addr, "true (default/shop-cert)", "false (default/shop-cert)",
+		"FINDING shop.example.com at " + addr + ": stale certificate", "2 handshakes, 1 findings"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if strings.Contains(r.stdout, "FINDING www.example.com") {
+		t.Errorf("www.example.com is served the Secret's certificate, yet is a finding:\n%s", r.stdout)
+	}
+
+	j := gwtls(t, "", nil, "probe", "-f", dir, "--ca-bundle", caFile, "--target", addr, "-o", "json")
+	var out struct {
+		Live []struct {
+			Address      string `json:"address"`
+			SNI          string `json:"sni"`
+			SameAsSecret *bool  `json:"sameAsSecret"`
+			Verdict      string `json:"verdict"`
+		} `json:"live"`
+	}
+	if err := json.Unmarshal([]byte(j.stdout), &out); err != nil {
+		t.Fatalf("%v\n%s", err, j.stdout)
+	}
+	got := map[string]string{}
+	for _, l := range out.Live {
+		if l.Address != addr || l.SameAsSecret == nil {
+			t.Errorf("json: %+v", l)
+		}
+		got[l.SNI] = l.Verdict
+	}
+	if want := map[string]string{"www.example.com": "ok", "shop.example.com": "finding"}; !maps.Equal(got, want) {
+		t.Errorf("verdicts %v, want %v", got, want)
 	}
 }
