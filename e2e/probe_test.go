@@ -2,16 +2,19 @@ package e2e
 
 import (
 	"crypto/tls"
+	"crypto/x509"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/testcert"
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/tlstest"
 )
 
 // probeManifests is an HTTPS Gateway for *.example.com whose Secret covers
@@ -105,30 +108,12 @@ func dataPlane(t *testing.T, certs map[string]*testcert.Cert, ca *testcert.Cert)
 		}
 		pairs[sni] = &pair
 	}
-	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{GetCertificate: func(h *tls.ClientHelloInfo) (*tls.Certificate, error) {
+	return tlstest.Serve(t, &tls.Config{GetCertificate: func(h *tls.ClientHelloInfo) (*tls.Certificate, error) {
 		if p := pairs[h.ServerName]; p != nil {
 			return p, nil
 		}
 		return nil, fmt.Errorf("no certificate for %q", h.ServerName)
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				c.SetDeadline(time.Now().Add(5 * time.Second))
-				c.(*tls.Conn).Handshake()
-			}()
-		}
-	}()
-	return ln.Addr().String()
+	}}, tlstest.Handshake)
 }
 
 // TestProbeTargetCatchesAStaleCertificate: probe --target handshakes with a live
@@ -176,4 +161,113 @@ func TestProbeTargetCatchesAStaleCertificate(t *testing.T) {
 	if want := map[string]string{"www.example.com": "ok", "shop.example.com": "finding"}; !maps.Equal(got, want) {
 		t.Errorf("verdicts %v, want %v", got, want)
 	}
+}
+
+// meshedWorkload is a TLS server standing in for a meshed backend: it requires a
+// client certificate issued by clientCA and selects the ALPNs it knows.
+func meshedWorkload(t *testing.T, server, clientCA *testcert.Cert, alpn ...string) string {
+	t.Helper()
+	pair, err := tls.X509KeyPair(server.CertPEM, server.KeyPEM)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	pool.AddCert(clientCA.Cert)
+	return tlstest.Serve(t, &tls.Config{Certificates: []tls.Certificate{pair},
+		ClientAuth: tls.RequireAndVerifyClientCert, ClientCAs: pool, NextProtos: alpn}, tlstest.HandshakeAndWait)
+}
+
+// TestProbeOCGHandshake: probe --ocg performs an out-of-cluster Gateway's mTLS
+// handshake (GEP-3792) with the Gateway's spec.mesh.trustBundle from the
+// manifests: it succeeds against a workload that takes the OCG ALPN and the
+// Gateway's certificate, and is a finding (exit 1) when the workload does not
+// speak the ALPN or the client certificate is from another CA.
+func TestProbeOCGHandshake(t *testing.T) {
+	meshCA := testcert.Must(testcert.Options{CommonName: "mesh CA", IsCA: true}, nil)
+	gatewayCA := testcert.Must(testcert.Options{CommonName: "gateway CA", IsCA: true}, nil)
+	otherCA := testcert.Must(testcert.Options{CommonName: "other CA", IsCA: true}, nil)
+	workload := testcert.Must(testcert.Options{CommonName: "svc.mesh", DNSNames: []string{"svc.mesh"}}, meshCA)
+	client := testcert.Must(testcert.Options{CommonName: "gateway", DNSNames: []string{"gateway.infra"}}, gatewayCA)
+	stranger := testcert.Must(testcert.Options{CommonName: "stranger", DNSNames: []string{"stranger"}}, otherCA)
+
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	caSecret := func(name string, c *testcert.Cert) string {
+		return fmt.Sprintf("apiVersion: v1\nkind: Secret\nmetadata: {name: %s, namespace: infra}\ndata:\n  ca.crt: %s\n", name, base64.StdEncoding.EncodeToString(c.CertPEM))
+	}
+	write("ocg.yaml", []byte(strings.Join([]string{`apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {name: gc}
+spec: {controllerName: example.com/gc}`, `apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: ocg, namespace: infra}
+spec:
+  gatewayClassName: gc
+  listeners: [{name: http, port: 80, protocol: HTTP}]
+  mesh:
+    trustBundle: [{name: mesh-ca}]`, caSecret("mesh-ca", meshCA)}, "\n---\n")))
+	clientCrt, clientKey := write("gw.crt", client.CertPEM), write("gw.key", client.KeyPEM)
+	strangerCrt, strangerKey := write("stranger.crt", stranger.CertPEM), write("stranger.key", stranger.KeyPEM)
+	manifests := filepath.Join(dir, "ocg.yaml")
+
+	good := meshedWorkload(t, workload, gatewayCA, "ocg.gateway.networking.k8s.io/v1")
+	for _, tc := range []struct {
+		name, target, crt, key string
+		code                   int
+		want                   []string
+	}{
+		{"mTLS with the OCG ALPN", good, clientCrt, clientKey, 0,
+			[]string{"ALPN selected", "ocg.gateway.networking.k8s.io/v1", "backend chain verifies (Gateway trust bundle)", "client certificate accepted", "verdict"}},
+		{"a workload without the OCG ALPN", meshedWorkload(t, workload, gatewayCA, "h2"), clientCrt, clientKey, 1,
+			[]string{"FINDING:", "did not select ALPN"}},
+		{"a client certificate from another CA", good, strangerCrt, strangerKey, 1,
+			[]string{"FINDING:", "rejected the client certificate"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := gwtls(t, "", nil, "probe", "-f", manifests, "--ocg", "--ocg-target", tc.target, "--sni", "svc.mesh",
+				"--client-cert", tc.crt, "--client-key", tc.key, "--timeout", "3s")
+			if r.code != tc.code {
+				t.Fatalf("exit %d, want %d\n%s%s", r.code, tc.code, r.stdout, r.stderr)
+			}
+			for _, want := range tc.want {
+				if !strings.Contains(r.stdout, want) {
+					t.Errorf("output lacks %q:\n%s", want, r.stdout)
+				}
+			}
+			if tc.code == 0 && !regexp.MustCompile(`(?m)^backend chain verifies \(Gateway trust bundle\)\s+true$`).MatchString(r.stdout) {
+				t.Errorf("the workload's chain, issued by the CA in spec.mesh.trustBundle, does not verify:\n%s", r.stdout)
+			}
+		})
+	}
+
+	t.Run("json", func(t *testing.T) {
+		r := gwtls(t, "", nil, "probe", "-f", manifests, "--ocg", "--ocg-target", good, "--sni", "svc.mesh",
+			"--client-cert", clientCrt, "--client-key", clientKey, "-o", "json")
+		var out struct {
+			OCG struct {
+				ALPNSelected   string `json:"alpnSelected"`
+				ServerVerified bool   `json:"serverVerified"`
+				Verdict        string `json:"verdict"`
+			} `json:"ocg"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+			t.Fatalf("%v\n%s", err, r.stdout)
+		}
+		if r.code != 0 || out.OCG.Verdict != "ok" || !out.OCG.ServerVerified || out.OCG.ALPNSelected != "ocg.gateway.networking.k8s.io/v1" {
+			t.Errorf("exit %d, %+v\n%s", r.code, out.OCG, r.stdout)
+		}
+	})
+
+	t.Run("an unreadable client key is a usage error", func(t *testing.T) {
+		r := gwtls(t, "", nil, "probe", "-f", manifests, "--ocg", "--ocg-target", good, "--client-cert", clientCrt, "--client-key", manifests)
+		if r.code != 2 || !strings.Contains(r.stderr, "--client-cert/--client-key") {
+			t.Errorf("exit %d, want 2 naming the flags\n%s%s", r.code, r.stdout, r.stderr)
+		}
+	})
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/testcert"
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/tlstest"
 	"github.com/kubectl-gwtls/kubectl-gwtls/probe"
 )
 
@@ -16,25 +17,7 @@ func handshakeServer(b *testing.B, c *testcert.Cert) string {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{pair}, SessionTicketsDisabled: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				c.SetDeadline(time.Now().Add(5 * time.Second))
-				c.(*tls.Conn).Handshake()
-				c.Close()
-			}()
-		}
-	}()
-	return ln.Addr().String()
+	return tlstest.Serve(b, &tls.Config{Certificates: []tls.Certificate{pair}, SessionTicketsDisabled: true}, tlstest.Handshake)
 }
 
 func handshakes(b *testing.B, addr string, pool *tls.Config) {

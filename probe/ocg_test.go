@@ -10,6 +10,7 @@ import (
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/testcert"
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/tlstest"
 	"github.com/kubectl-gwtls/kubectl-gwtls/probe"
 )
 
@@ -20,26 +21,7 @@ func meshedBackend(t *testing.T, serverCert, clientCA *testcert.Cert, alpn []str
 	pair, _ := tls.X509KeyPair(serverCert.CertPEM, serverCert.KeyPEM)
 	pool := x509.NewCertPool()
 	pool.AddCert(clientCA.Cert)
-	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{pair}, ClientAuth: tls.RequireAndVerifyClientCert, ClientCAs: pool, NextProtos: alpn})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				c.SetDeadline(time.Now().Add(3 * time.Second))
-				c.(*tls.Conn).Handshake()
-				c.Read(make([]byte, 1))
-			}()
-		}
-	}()
-	return ln.Addr().String()
+	return tlstest.Serve(t, &tls.Config{Certificates: []tls.Certificate{pair}, ClientAuth: tls.RequireAndVerifyClientCert, ClientCAs: pool, NextProtos: alpn}, tlstest.HandshakeAndWait)
 }
 
 func TestOCGHandshake(t *testing.T) {

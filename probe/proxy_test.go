@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/testcert"
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/tlstest"
 	"github.com/kubectl-gwtls/kubectl-gwtls/probe"
 )
 
@@ -142,25 +143,7 @@ func tlsServer(t *testing.T, c *testcert.Cert) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{pair}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				c.SetDeadline(time.Now().Add(5 * time.Second))
-				io.WriteString(c, "hello\n")
-			}()
-		}
-	}()
-	return ln.Addr().String()
+	return tlstest.Serve(t, &tls.Config{Certificates: []tls.Certificate{pair}}, func(c *tls.Conn) { io.WriteString(c, "hello\n") })
 }
 
 func TestProxyRefusesUnnamedBackends(t *testing.T) {
