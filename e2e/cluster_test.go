@@ -23,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -696,6 +697,17 @@ func TestClusterPagination(t *testing.T) {
 	}
 	if !reflect.DeepEqual(whole, big) {
 		t.Errorf("one response read %d routes, pages of 500 %d", len(whole), len(big))
+	}
+
+	// On a terminal, a line per kind listed overwrites the last one, and the
+	// line is cleared at the end so that output starts on a clean line.
+	var progress bytes.Buffer
+	if _, err := load.Cluster(context.Background(), load.ClusterOptions{Config: cfg, Namespace: "paging", Progress: &progress}); err != nil {
+		t.Fatal(err)
+	}
+	p := progress.String()
+	if !regexp.MustCompile(`^(\rloading: \d+ kinds listed, last \w+ \(\d+\) +)+\r\x1b\[K$`).MatchString(p) || !strings.Contains(p, "last httproutes (23)") {
+		t.Errorf("progress output %q: want one \\r-led line per kind (httproutes with 23), then a cleared line", p)
 	}
 }
 
