@@ -297,25 +297,20 @@ func (s Style) severity(sev analyze.Severity) string {
 // Table writes findings as a table; wide adds the field and the fix.
 func (r Report) Table(w io.Writer, st Style, wide bool) error {
 	if len(r.Findings) > 0 {
-		tw := newTrimWriter(w)
 		header := []string{"SEVERITY", "RULE", "OBJECT", "SOURCE", "MESSAGE"}
 		if wide {
 			header = []string{"SEVERITY", "RULE", "OBJECT", "FIELD", "SOURCE", "MESSAGE", "FIX"}
 		}
-		t := newTable(tw, header)
+		rows := make([][]string, 0, len(r.Findings)+1)
+		rows = append(rows, header)
 		for _, f := range r.Findings {
 			row := []string{st.severity(f.Severity), f.Rule, f.Object.String(), st.paint(dimStyle, f.Source.String()), oneLine(f.Message)}
 			if wide {
 				row = []string{st.severity(f.Severity), f.Rule, f.Object.String(), f.Field, st.paint(dimStyle, f.Source.String()), oneLine(f.Message), oneLine(firstLine(f.Fix))}
 			}
-			if err := t.Append(row); err != nil {
-				return err
-			}
+			rows = append(rows, row)
 		}
-		if err := t.Render(); err != nil {
-			return err
-		}
-		if err := tw.Flush(); err != nil {
+		if err := writeColumns(w, rows); err != nil {
 			return err
 		}
 		fmt.Fprintln(w)
