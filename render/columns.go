@@ -8,34 +8,63 @@ import (
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
 )
 
-// writeColumns writes rows, the header first, as newTable lays out one-line
-// cells: tabs expanded and trimmed of surrounding white space, in left-aligned columns two spaces
-// apart, with no trailing spaces or trailing empty lines. Widths are display widths (ANSI colour codes
-// take none), as tablewriter measures them.
+// writeColumns writes rows, the header first, as a borderless table of
+// left-aligned columns two spaces apart: the layout of every table this tool
+// prints. A cell, tabs expanded, is trimmed of surrounding white space, and may
+// hold several lines; lines have no trailing spaces and the table no trailing
+// empty lines. Widths are display widths (ANSI colour codes
+// take none, wide characters two), measured by tablewriter's twwidth.
 //
-// The findings table is the one table that grows with the input (21,000 rows at
-// 100k routes), and tablewriter's per-cell work there took 1.1 s and 250 MB; this
-// takes a pass to measure and a pass to write. TestColumnsMatchTablewriter keeps
-// the two layouts identical.
+// This was tablewriter's layout; TestColumnsMatchTablewriter and
+// FuzzColumnsMatchTablewriter keep it byte for byte. The tables that grow with
+// the input (findings, the DNS and certificate plan, simulate --all) have tens of
+// thousands of rows at 100k routes, and tablewriter's per-cell work took more
+// than a second and a few hundred MB on each; this measures every cell once and
+// writes each line once.
 func writeColumns(w io.Writer, rows [][]string) error {
 	if len(rows) == 0 {
 		return nil
 	}
-	tab := strings.Repeat(" ", twwidth.TabWidth()) // tablewriter expands tabs so
+	tab := strings.Repeat(" ", twwidth.TabWidth()) // as tablewriter expands tabs
+	var lines [][]string                           // rows, a row of multi-line cells as several
+	for _, in := range rows {
+		row := make([]string, len(in))
+		height := 1
+		for i, c := range in {
+			row[i] = strings.TrimSpace(strings.ReplaceAll(c, "\t", tab))
+			if strings.Contains(row[i], "\n") {
+				height = max(height, len(cellLines(row[i])))
+			}
+		}
+		if height == 1 {
+			lines = append(lines, row)
+			continue
+		}
+		split := make([][]string, height)
+		for k := range split {
+			split[k] = make([]string, len(row))
+		}
+		for i, c := range row {
+			for k, l := range cellLines(c) {
+				split[k][i] = l
+			}
+		}
+		lines = append(lines, split...)
+	}
+
 	widths := make([]int, len(rows[0]))
-	cells := make([][]int, len(rows)) // each cell's width, measured once
-	for r, row := range rows {
+	cells := make([][]int, len(lines)) // each cell's width, measured once
+	for r, row := range lines {
 		cells[r] = make([]int, len(row))
 		for i, c := range row {
-			row[i] = strings.TrimSpace(strings.ReplaceAll(c, "\t", tab))
-			cells[r][i] = twwidth.Width(row[i])
+			cells[r][i] = twwidth.Width(c)
 			widths[i] = max(widths[i], cells[r][i])
 		}
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var line []byte
 	empty := 0
-	for r, row := range rows {
+	for r, row := range lines {
 		line = line[:0]
 		for i, c := range row {
 			if i > 0 {
@@ -50,7 +79,7 @@ func writeColumns(w io.Writer, rows [][]string) error {
 			line = line[:len(line)-1]
 		}
 		if len(line) == 0 {
-			empty++ // written only if a line with text follows, as trimWriter does
+			empty++ // written only if a line with text follows
 			continue
 		}
 		for ; empty > 0; empty-- {
@@ -62,4 +91,15 @@ func writeColumns(w io.Writer, rows [][]string) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// cellLines are a cell's lines, without blank ones.
+func cellLines(c string) []string {
+	var out []string
+	for l := range strings.SplitSeq(c, "\n") {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	return out
 }

@@ -1,8 +1,15 @@
 package render
 
 import (
+	"bufio"
+	"bytes"
+	"io"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
 )
@@ -42,6 +49,7 @@ func TestColumnsMatchTablewriter(t *testing.T) {
 			{colour.severity(analyze.SeverityInfo), colour.paint(dimStyle, "testdata/golden/long-name.yaml:1234"), "n"}}},
 		{"non-ASCII", [][]string{{"OBJECT", "MESSAGE"}, {"Gateway/ns/café", "parentRefs[0] → Gateway x/y…"}, {"HTTPRoute/漢字/名前", "wide characters take two columns"}}},
 		{"one row", [][]string{{"H"}, {"only"}}},
+		{"a cell of several lines", [][]string{{"A", "B", "C"}, {"a", "first\nsecond line\n third", "c"}, {"x", "y", "z"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var b strings.Builder
@@ -58,24 +66,87 @@ func TestColumnsMatchTablewriter(t *testing.T) {
 	}
 }
 
-// FuzzColumnsMatchTablewriter: for any one-line cells (findings' cells are made
-// one line), writeColumns lays them out as tablewriter does.
+// FuzzColumnsMatchTablewriter: for any cells, writeColumns lays them out as
+// tablewriter does.
 func FuzzColumnsMatchTablewriter(f *testing.F) {
 	f.Add("SEVERITY", "error", "listener/Conflicted", "Gateway/ns/café → x")
 	f.Add("H", "\x1b[31merror\x1b[0m", "", "漢字")
 	f.Fuzz(func(t *testing.T, a, b, c, d string) {
-		for _, s := range []string{a, b, c, d} {
-			if strings.ContainsAny(s, "\n\r") {
-				return // the findings table's cells are one line (oneLine, firstLine)
-			}
-		}
-		rows := [][]string{{"SEVERITY", "MESSAGE"}, {a, b}, {c, d}} // the headers are fixed words
+		rows := func() [][]string { return [][]string{{"SEVERITY", "MESSAGE"}, {a, b}, {c, d}} } // the headers are fixed words
+		in := rows()
 		var got strings.Builder
-		if err := writeColumns(&got, rows); err != nil {
+		if err := writeColumns(&got, in); err != nil {
 			t.Fatal(err)
 		}
-		if want := tablewriterColumns(t, rows); got.String() != want {
+		if !slices.EqualFunc(in, rows(), slices.Equal) {
+			t.Fatalf("writeColumns changed its rows: %q", in)
+		}
+		if want := tablewriterColumns(t, rows()); got.String() != want {
 			t.Errorf("writeColumns:\n%q\ntablewriter:\n%q", got.String(), want)
 		}
 	})
+}
+
+// The reference layout: tablewriter, as every table was written before
+// writeColumns, through a writer that drops the padding it leaves at the start
+// and end of every line and trailing empty lines.
+
+// newTable is the borderless, left-aligned table every text output used.
+func newTable(w io.Writer, header []string) *tablewriter.Table {
+	return tablewriter.NewTable(w,
+		tablewriter.WithHeader(header),
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithRowAutoWrap(tw.WrapNone),
+		tablewriter.WithRendition(tw.Rendition{Borders: tw.BorderNone, Settings: tw.Settings{
+			Separators: tw.Separators{BetweenColumns: tw.Off, BetweenRows: tw.Off}, Lines: tw.Lines{ShowHeaderLine: tw.Off}}}),
+		tablewriter.WithHeaderAlignment(tw.AlignLeft),
+		tablewriter.WithRowAlignment(tw.AlignLeft),
+	)
+}
+
+// trimWriter passes table text through line by line, without the padding
+// tablewriter leaves at the start and end of every line and without trailing
+// empty lines, so that a large table streams instead of being held twice.
+type trimWriter struct {
+	w       *bufio.Writer
+	line    []byte // the current line, not yet ended
+	pending int    // empty lines held back until a line with text follows
+}
+
+func newTrimWriter(w io.Writer) *trimWriter { return &trimWriter{w: bufio.NewWriterSize(w, 1<<16)} }
+
+func (t *trimWriter) Write(p []byte) (int, error) {
+	for rest := p; len(rest) > 0; {
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			t.line = append(t.line, rest...)
+			break
+		}
+		t.line = append(t.line, rest[:i]...)
+		t.endLine()
+		rest = rest[i+1:]
+	}
+	return len(p), nil
+}
+
+func (t *trimWriter) endLine() {
+	l := bytes.TrimRight(bytes.TrimPrefix(t.line, []byte(" ")), " ")
+	t.line = t.line[:0]
+	if len(l) == 0 {
+		t.pending++
+		return
+	}
+	for ; t.pending > 0; t.pending-- {
+		t.w.WriteByte('\n')
+	}
+	t.w.Write(l)
+	t.w.WriteByte('\n')
+}
+
+// Flush ends the last line and writes everything out.
+func (t *trimWriter) Flush() error {
+	if len(t.line) > 0 {
+		t.endLine()
+	}
+	return t.w.Flush()
 }

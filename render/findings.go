@@ -346,61 +346,6 @@ func firstLine(s string) string {
 	return s
 }
 
-// writeTrimmed writes table text without the padding tablewriter leaves at line
-// ends and at the start of every line.
-func writeTrimmed(w io.Writer, table string) error {
-	tw := newTrimWriter(w)
-	io.WriteString(tw, table)
-	return tw.Flush()
-}
-
-// trimWriter passes table text through line by line, without the padding
-// tablewriter leaves at the start and end of every line and without trailing
-// empty lines, so that a large table streams instead of being held twice.
-type trimWriter struct {
-	w       *bufio.Writer
-	line    []byte // the current line, not yet ended
-	pending int    // empty lines held back until a line with text follows
-}
-
-func newTrimWriter(w io.Writer) *trimWriter { return &trimWriter{w: bufio.NewWriterSize(w, 1<<16)} }
-
-func (t *trimWriter) Write(p []byte) (int, error) {
-	for rest := p; len(rest) > 0; {
-		i := bytes.IndexByte(rest, '\n')
-		if i < 0 {
-			t.line = append(t.line, rest...)
-			break
-		}
-		t.line = append(t.line, rest[:i]...)
-		t.endLine()
-		rest = rest[i+1:]
-	}
-	return len(p), nil
-}
-
-func (t *trimWriter) endLine() {
-	l := bytes.TrimRight(bytes.TrimPrefix(t.line, []byte(" ")), " ")
-	t.line = t.line[:0]
-	if len(l) == 0 {
-		t.pending++
-		return
-	}
-	for ; t.pending > 0; t.pending-- {
-		t.w.WriteByte('\n')
-	}
-	t.w.Write(l)
-	t.w.WriteByte('\n')
-}
-
-// Flush ends the last line and writes everything out.
-func (t *trimWriter) Flush() error {
-	if len(t.line) > 0 {
-		t.endLine()
-	}
-	return t.w.Flush()
-}
-
 // plural writes "1 error", "2 errors".
 func plural(n int, noun string) string {
 	if n == 1 {

@@ -1,7 +1,7 @@
 package render
 
 import (
-	"bytes"
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,31 +15,29 @@ import (
 
 // PlanTable writes the DNS records and certificates a plan needs as two tables.
 func PlanTable(w io.Writer, p analyze.Plan, st Style) error {
-	var buf bytes.Buffer
-	fmt.Fprintln(&buf, st.paint(boldStyle, "DNS records"))
+	bw := bufio.NewWriter(w)
+	fmt.Fprintln(bw, st.paint(boldStyle, "DNS records"))
 	if len(p.DNS) == 0 {
-		fmt.Fprintln(&buf, "  none: no accepted route on an accepted listener names a hostname")
+		fmt.Fprintln(bw, " none: no accepted route on an accepted listener names a hostname")
 	} else {
-		t := newTable(&buf, []string{"HOSTNAME", "TYPE", "ADDRESSES", "GATEWAY", "LISTENERS"})
+		rows := [][]string{{"HOSTNAME", "TYPE", "ADDRESSES", "GATEWAY", "LISTENERS"}}
 		for _, r := range p.DNS {
 			addrs := strings.Join(r.Addresses, ", ")
 			if r.Type == "unknown" {
 				addrs = st.paint(warningStyle, "unknown: the Gateway has no address yet")
 			}
-			if err := t.Append([]string{r.Hostname, r.Type, addrs, r.Gateway, strings.Join(r.Listeners, ", ")}); err != nil {
-				return err
-			}
+			rows = append(rows, []string{r.Hostname, r.Type, addrs, r.Gateway, strings.Join(r.Listeners, ", ")})
 		}
-		if err := t.Render(); err != nil {
+		if err := writeColumns(bw, rows); err != nil {
 			return err
 		}
 	}
-	fmt.Fprintln(&buf)
-	fmt.Fprintln(&buf, st.paint(boldStyle, "Certificates"))
+	fmt.Fprintln(bw)
+	fmt.Fprintln(bw, st.paint(boldStyle, "Certificates"))
 	if len(p.Certificates) == 0 {
-		fmt.Fprintln(&buf, "  none: no terminating listener has an accepted route")
+		fmt.Fprintln(bw, " none: no terminating listener has an accepted route")
 	} else {
-		t := newTable(&buf, []string{"GATEWAY", "LISTENER", "SECRET", "MUST COVER", "MISSING", "SKIPPED"})
+		rows := [][]string{{"GATEWAY", "LISTENER", "SECRET", "MUST COVER", "MISSING", "SKIPPED"}}
 		for _, c := range p.Certificates {
 			missing := st.paint(okStyle, "none")
 			if len(c.Missing) > 0 {
@@ -49,15 +47,13 @@ func PlanTable(w io.Writer, p analyze.Plan, st Style) error {
 			for _, s := range c.Skipped {
 				skipped = append(skipped, s.Hostname)
 			}
-			if err := t.Append([]string{c.Gateway, c.Listener, dash(c.Secret), dash(strings.Join(c.Hostnames, ", ")), missing, dash(strings.Join(skipped, ", "))}); err != nil {
-				return err
-			}
+			rows = append(rows, []string{c.Gateway, c.Listener, dash(c.Secret), dash(strings.Join(c.Hostnames, ", ")), missing, dash(strings.Join(skipped, ", "))})
 		}
-		if err := t.Render(); err != nil {
+		if err := writeColumns(bw, rows); err != nil {
 			return err
 		}
 	}
-	return writeTrimmed(w, buf.String())
+	return bw.Flush()
 }
 
 // PlanJSON writes the plan: {"dns":[...],"certificates":[...]}.

@@ -1,21 +1,17 @@
 package render
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"strings"
-
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/simulate"
 )
 
 // SimulationTable writes outcomes as a table, one request a row.
 func SimulationTable(w io.Writer, outs []simulate.Outcome, st Style) error {
-	var buf bytes.Buffer
-	t := newTable(&buf, []string{"GATEWAY", "PORT", "SNI", "HOST", "LISTENER", "MODE", "ROUTE", "CERTIFICATE", "BACKENDS", "OUTCOME"})
+	rows := make([][]string, 0, len(outs)+1)
+	rows = append(rows, []string{"GATEWAY", "PORT", "SNI", "HOST", "LISTENER", "MODE", "ROUTE", "CERTIFICATE", "BACKENDS", "OUTCOME"})
 	for _, o := range outs {
 		route, cert := "-", "-"
 		if o.Route != nil {
@@ -44,14 +40,9 @@ func SimulationTable(w io.Writer, outs []simulate.Outcome, st Style) error {
 		if host == o.Request.SNI {
 			host = ""
 		}
-		if err := t.Append([]string{dash(o.Gateway), fmt.Sprint(o.Request.Port), dash(o.Request.SNI), dash(host), dash(o.Listener), dash(o.Mode), route, cert, dash(strings.Join(bs, ", ")), outcome}); err != nil {
-			return err
-		}
+		rows = append(rows, []string{dash(o.Gateway), fmt.Sprint(o.Request.Port), dash(o.Request.SNI), dash(host), dash(o.Listener), dash(o.Mode), route, cert, dash(strings.Join(bs, ", ")), outcome})
 	}
-	if err := t.Render(); err != nil {
-		return err
-	}
-	return writeTrimmed(w, buf.String())
+	return writeColumns(w, rows)
 }
 
 func dash(s string) string {
@@ -59,17 +50,4 @@ func dash(s string) string {
 		return "-"
 	}
 	return s
-}
-
-// newTable is the borderless, left-aligned table every text output uses.
-func newTable(w io.Writer, header []string) *tablewriter.Table {
-	return tablewriter.NewTable(w,
-		tablewriter.WithHeader(header),
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithRowAutoWrap(tw.WrapNone),
-		tablewriter.WithRendition(tw.Rendition{Borders: tw.BorderNone, Settings: tw.Settings{
-			Separators: tw.Separators{BetweenColumns: tw.Off, BetweenRows: tw.Off}, Lines: tw.Lines{ShowHeaderLine: tw.Off}}}),
-		tablewriter.WithHeaderAlignment(tw.AlignLeft),
-		tablewriter.WithRowAlignment(tw.AlignLeft),
-	)
 }
