@@ -52,7 +52,11 @@ func writeColumns(w io.Writer, rows [][]string) error {
 		lines = append(lines, split...)
 	}
 
-	widths := make([]int, len(rows[0]))
+	n := 0
+	for _, row := range lines {
+		n = max(n, len(row))
+	}
+	widths := make([]int, n)
 	cells := make([][]int, len(lines)) // each cell's width, measured once
 	for r, row := range lines {
 		cells[r] = make([]int, len(row))

@@ -66,6 +66,17 @@ func TestColumnsMatchTablewriter(t *testing.T) {
 	}
 }
 
+// A row longer than the header still gets columns (no caller writes one).
+func TestColumnsRaggedRows(t *testing.T) {
+	var b strings.Builder
+	if err := writeColumns(&b, [][]string{{"A"}, {"a", "extra"}, {}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := b.String(), "A\na  extra\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
 // FuzzColumnsMatchTablewriter: for any cells, writeColumns lays them out as
 // tablewriter does.
 func FuzzColumnsMatchTablewriter(f *testing.F) {
