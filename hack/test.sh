@@ -23,6 +23,20 @@ step() { printf '\n==> %s\n' "$*"; }
 command -v dot >/dev/null || { [ "$(id -u)" = 0 ] && (apt-get update -qq && apt-get install -y -qq graphviz >/dev/null); } \
   || echo "graphviz (dot) not installed: the DOT rendering test will skip" >&2
 
+# Mermaid's own parser: TestGraphMermaidParses parses `render graph -o mermaid` with
+# it (hack/mermaid pins mermaid and jsdom). Installed from the npm registry once per
+# lock file into the cache, like the kube-apiserver; never fatal (the test skips).
+mermaid_dir="${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-gwtls/mermaid-$(sha256sum hack/mermaid/package-lock.json | cut -c1-12)"
+if [ ! -d "$mermaid_dir/node_modules/mermaid" ] && command -v npm >/dev/null; then
+  { mkdir -p "$mermaid_dir" && cp hack/mermaid/package.json hack/mermaid/package-lock.json "$mermaid_dir/" \
+    && (cd "$mermaid_dir" && npm ci --no-audit --no-fund --silent >/dev/null); } \
+    || echo "could not install mermaid with npm: the Mermaid parse test will skip" >&2
+fi
+if [ -d "$mermaid_dir/node_modules/mermaid" ]; then
+  cp hack/mermaid/check.mjs "$mermaid_dir/"
+  export GWTLS_MERMAID_CHECK="$mermaid_dir/check.mjs"
+fi
+
 step "toolchain: $(go version)"
 # Every k8s.io module must stay on one minor (DESIGN: v0.36.x pairs with gateway-api v1.6.x).
 minors=$(go list -m -f '{{.Path}} {{.Version}}' all | awk '$1 ~ /^k8s\.io\/(api|apimachinery|client-go|cli-runtime|kubectl|apiextensions-apiserver)$/ {split($2,v,"."); print v[1]"."v[2]}' | sort -u)

@@ -111,3 +111,59 @@ func TestGraphDOTRendersWithGraphviz(t *testing.T) {
 		})
 	}
 }
+
+// TestGraphMermaidParses parses every golden Mermaid graph, and the graph each
+// golden report embeds, with Mermaid's own parser, as a renderer (GitHub's, in a
+// PR comment) would before drawing it. hack/test.sh installs the parser
+// (hack/mermaid) and sets GWTLS_MERMAID_CHECK. A broken diagram is parsed too, to
+// show the parser rejects what it should.
+func TestGraphMermaidParses(t *testing.T) {
+	check := os.Getenv("GWTLS_MERMAID_CHECK")
+	node, err := exec.LookPath("node")
+	if check == "" || err != nil {
+		t.Skip("Mermaid's parser is not installed (hack/test.sh installs it with npm and sets GWTLS_MERMAID_CHECK): Mermaid output not parsed")
+	}
+	t.Chdir("../..")
+	dir := t.TempDir()
+	var files []string
+	for _, in := range graphGoldenInputs {
+		name := graphGoldenName(in)
+		files = append(files, filepath.Join("testdata/graph", name+".mmd"))
+		report, err := os.ReadFile(filepath.Join("testdata/graph", name+".report.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, block, ok := strings.Cut(string(report), "```mermaid\n")
+		block, _, closed := strings.Cut(block, "```")
+		if !ok || !closed {
+			t.Fatalf("%s.report.md embeds no mermaid block", name)
+		}
+		embedded := filepath.Join(dir, name+".report.mmd")
+		if err := os.WriteFile(embedded, []byte(block), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, embedded)
+	}
+	broken := filepath.Join(dir, "broken.mmd")
+	if err := os.WriteFile(broken, []byte("flowchart LR\n  a -->\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	cmd := exec.Command(node, append([]string{check}, append(files, broken)...)...)
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err = cmd.Run()
+	verdicts := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		if file, verdict, ok := strings.Cut(line, ": "); ok {
+			verdicts[file] = verdict
+		}
+	}
+	if !strings.HasPrefix(verdicts[broken], "error ") || err == nil {
+		t.Fatalf("the parser did not reject a broken diagram (exit %v): %q\n%s%s", err, verdicts[broken], out.String(), errOut.String())
+	}
+	for _, f := range files {
+		if v := verdicts[f]; v != "ok flowchart-v2" {
+			t.Errorf("%s: %q, want ok flowchart-v2\n%s", f, v, errOut.String())
+		}
+	}
+}
