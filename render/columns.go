@@ -10,10 +10,10 @@ import (
 
 // writeColumns writes rows, the header first, as a borderless table of
 // left-aligned columns two spaces apart: the layout of every table this tool
-// prints. A cell, tabs expanded, is trimmed of surrounding white space, and may
-// hold several lines; lines have no trailing spaces and the table no trailing
-// empty lines. Widths are display widths (ANSI colour codes
-// take none, wide characters two), measured by tablewriter's twwidth.
+// prints. A cell, tabs expanded, is trimmed of surrounding white space and may
+// hold several lines (blank ones are dropped); lines have no trailing spaces and
+// the table no trailing empty lines. Widths are display widths (ANSI colour
+// codes take none, wide characters two), measured by tablewriter's twwidth.
 //
 // This was tablewriter's layout; TestColumnsMatchTablewriter and
 // FuzzColumnsMatchTablewriter keep it byte for byte. The tables that grow with
