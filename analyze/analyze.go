@@ -34,6 +34,31 @@ const bytesPerObject = 1280
 // collect before the analysis.
 func AllocationEstimate(m *model.Model) uint64 { return uint64(m.Len()) * bytesPerObject }
 
+// tracing reports whether the steps of the object kind namespace/name are
+// recorded (Options.Trace, Options.TraceOnly).
+func (e *engine) tracing(kind, namespace, name string) bool {
+	if !e.opts.Trace {
+		return false
+	}
+	o := e.opts.TraceOnly
+	return o == nil || (o.Kind == kind && o.Namespace == namespace && o.Name == name)
+}
+
+// tracingListener reports whether a listener's steps are recorded: those of the
+// Gateway it belongs to, or of its ListenerSet.
+func (e *engine) tracingListener(l *ListenerResult) bool {
+	if !e.opts.Trace {
+		return false
+	}
+	if e.opts.TraceOnly == nil {
+		return true
+	}
+	if ls := l.ListenerSet; ls != nil && e.tracing("ListenerSet", ls.ListenerSet.Obj.Namespace, ls.ListenerSet.Obj.Name) {
+		return true
+	}
+	return l.Gateway != nil && e.tracing("Gateway", l.Gateway.Gateway.Obj.Namespace, l.Gateway.Gateway.Obj.Name)
+}
+
 // Analyze runs the engine over a model. It never fails: every problem in the input
 // becomes a condition or a finding.
 func Analyze(m *model.Model, opts Options) *Result {

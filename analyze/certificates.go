@@ -159,7 +159,7 @@ func (e *engine) resolveCertificates(l *ListenerResult) {
 			"add tls.certificateRefs naming a kubernetes.io/tls Secret"}
 		st.unresolved = append(st.unresolved, p)
 		st.certInvalid = true
-		if e.opts.Trace {
+		if e.tracingListener(l) {
 			l.Trace = append(l.Trace, Step{Rule: "listener.tls.certificateRefs", Subject: "listener " + l.Name(), Detail: p.message, Fix: p.fix})
 		}
 		return
@@ -172,7 +172,7 @@ func (e *engine) resolveCertificates(l *ListenerResult) {
 		cr := &CertificateRef{Ref: ref, Namespace: ns}
 		l.Certificates = append(l.Certificates, cr)
 		var step Step // filled in only when tracing: this runs for every certificateRef
-		if e.opts.Trace {
+		if e.tracingListener(l) {
 			step = Step{Rule: "listener.tls.certificateRefs", Subject: fmt.Sprintf("certificateRefs[%d] %s %s/%s", i, kind, ns, ref.Name)}
 		}
 		switch {
@@ -205,7 +205,7 @@ func (e *engine) resolveCertificates(l *ListenerResult) {
 					valid++
 					cr.Chain = kp.chain
 					step.Passed = true
-					if e.opts.Trace {
+					if e.tracingListener(l) {
 						step.Detail = fmt.Sprintf("Secret %s/%s holds a certificate and matching key", ns, ref.Name)
 					}
 				}
@@ -221,7 +221,7 @@ func (e *engine) resolveCertificates(l *ListenerResult) {
 				}
 			}
 		}
-		if e.opts.Trace {
+		if e.tracingListener(l) {
 			l.Trace = append(l.Trace, step)
 		}
 	}
@@ -320,7 +320,7 @@ func (e *engine) resolveFrontendValidation(g *GatewayResult, l *ListenerResult) 
 		} else {
 			valid++
 		}
-		if e.opts.Trace {
+		if e.tracingListener(l) {
 			l.Trace = append(l.Trace, step)
 		}
 	}

@@ -73,9 +73,9 @@ func (e *engine) conflicts(g *GatewayResult) {
 				// Within one owner every indistinct listener is conflicted (no winner);
 				// across owners the one of higher precedence keeps its place.
 				if a.rank == b.rank {
-					markConflict(a.l, b.l, reason, why)
+					e.markConflict(a.l, b.l, reason, why)
 				}
-				markConflict(b.l, a.l, reason, why)
+				e.markConflict(b.l, a.l, reason, why)
 			}
 		}
 		for i := range group {
@@ -138,7 +138,7 @@ func conflictBetween(a, b *ListenerResult, f Features) (string, string) {
 	return protocolConflict, fmt.Sprintf("%s and %s cannot share port %d", pa, pb, port)
 }
 
-func markConflict(l, other *ListenerResult, reason, why string) {
+func (e *engine) markConflict(l, other *ListenerResult, reason, why string) {
 	if l.state.conflict != nil && l.state.conflict.reason == string(gwv1.ListenerReasonProtocolConflict) {
 		return // the protocol conflict is the more fundamental one; keep it
 	}
@@ -152,7 +152,9 @@ func markConflict(l, other *ListenerResult, reason, why string) {
 	}
 	l.state.conflict = &problem{reason, fmt.Sprintf("conflicts with %s: %s", where, why), fix}
 	l.Conflicted = true
-	l.Trace = append(l.Trace, Step{Rule: "listener.distinct", Subject: "listener " + l.Name(), Detail: l.state.conflict.message, Fix: fix})
+	if e.tracingListener(l) {
+		l.Trace = append(l.Trace, Step{Rule: "listener.distinct", Subject: "listener " + l.Name(), Detail: l.state.conflict.message, Fix: fix})
+	}
 }
 
 // overlapping marks two terminating listeners on one port whose hostnames overlap

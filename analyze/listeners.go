@@ -181,7 +181,7 @@ func (e *engine) validateListener(g *GatewayResult, l *ListenerResult, f Feature
 	li := l.Listener
 	proto := li.Protocol
 	step := func(rule string, passed bool, detail, fix string) {
-		if !e.opts.Trace {
+		if !e.tracingListener(l) {
 			return
 		}
 		if passed {
@@ -207,7 +207,7 @@ func (e *engine) validateListener(g *GatewayResult, l *ListenerResult, f Feature
 			fmt.Sprintf("protocol %q is not supported", proto),
 			"use one of HTTP, HTTPS, TLS, TCP, UDP" + closestProtocol(string(proto))}
 		step("listener.protocol", false, st.notAccepted.message, st.notAccepted.fix)
-	} else if e.opts.Trace {
+	} else if e.tracingListener(l) {
 		step("listener.protocol", true, "protocol "+string(proto)+" is supported", "")
 	}
 

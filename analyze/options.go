@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
 
 // Options steer the engine.
@@ -24,6 +26,11 @@ type Options struct {
 	// Trace records every decision step for explain. Off, only the conditions (with
 	// their messages and fixes) are kept, which is what analyze and render need.
 	Trace bool
+	// TraceOnly, with Trace, records the steps of one object only: a route, a
+	// Gateway (its listeners and its ListenerSets' listeners), a ListenerSet (its
+	// listeners) or a BackendTLSPolicy. explain names one object; recording every
+	// route's steps took 6 s and 1.3 GB at 100k routes.
+	TraceOnly *model.Ref
 	// Features overrides the features every in-scope GatewayClass supports; nil
 	// means a class's status.supportedFeatures, or every feature when it lists none.
 	Features Features

@@ -212,7 +212,7 @@ func (e *engine) policyConditions(pr *PolicyResult, winner *PolicyResult) {
 	gen := o.Generation
 	v := o.Spec.Validation
 	step := func(rule string, passed bool, detail, fix string) {
-		if !e.opts.Trace {
+		if !e.tracing("BackendTLSPolicy", o.Namespace, o.Name) {
 			return
 		}
 		if passed {
@@ -336,7 +336,7 @@ func (e *engine) policyConditions(pr *PolicyResult, winner *PolicyResult) {
 			step("backendtlspolicy.caCertificateRefs", false, p.message, p.fix)
 		} else {
 			valid++
-			if e.opts.Trace {
+			if e.tracing("BackendTLSPolicy", o.Namespace, o.Name) {
 				step("backendtlspolicy.caCertificateRefs", true, fmt.Sprintf("caCertificateRefs[%d] resolves", i), "")
 			}
 		}

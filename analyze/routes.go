@@ -256,12 +256,13 @@ var (
 func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref gwv1.ParentReference, nsID int32, s *routeSlabs) *ParentResult {
 	r := rr.Route
 	*pr = ParentResult{Route: rr, Index: i, Ref: parentEcho(ref), Written: true, Controller: gwv1.GatewayController(e.opts.Controller)}
+	trace := e.tracing(r.Kind, r.ObjectMeta.Namespace, r.ObjectMeta.Name)
 	routeNS := r.ObjectMeta.Namespace
 	group, kind := string(*pr.Ref.Group), string(*pr.Ref.Kind)
 	ns := namespaceOr(ref.Namespace, routeNS)
 	pname := func() string { return kind + " " + ns + "/" + string(ref.Name) } // for messages only
 	step := func(rule string, passed bool, detail, fix string, inputs map[string]string) {
-		if !e.opts.Trace {
+		if !trace {
 			return
 		}
 		if passed {
@@ -324,7 +325,7 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref gwv1.Paren
 		pr.Written = false
 		return pr
 	}
-	if e.opts.Trace {
+	if trace {
 		step("route.parentRef.exists", true, pname()+" found", "", nil)
 	}
 
@@ -358,7 +359,7 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref gwv1.Paren
 			step("route.parentRef.sectionName", false, msg, fix, map[string]string{"sectionName": want, "listeners": strings.Join(names, ",")})
 			return reject(gwv1.RouteReasonNoMatchingParent, msg, fix)
 		}
-		if e.opts.Trace {
+		if trace {
 			step("route.parentRef.sectionName", true, fmt.Sprintf("listener %q selected", want), "", nil)
 		}
 		candidates = kept
@@ -382,7 +383,7 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref gwv1.Paren
 			step("route.parentRef.port", false, msg, fix, map[string]string{"port": fmt.Sprint(want)})
 			return reject(gwv1.RouteReasonNoMatchingParent, msg, fix)
 		}
-		if e.opts.Trace {
+		if trace {
 			step("route.parentRef.port", true, fmt.Sprintf("port %d selected", want), "", nil)
 		}
 		candidates = kept
@@ -404,26 +405,26 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref gwv1.Paren
 		l := v.l
 		if !v.configured {
 			notAccepted = append(notAccepted, l) // never configured: nothing to check against
-			if e.opts.Trace {
+			if trace {
 				pr.Trace = append(pr.Trace, notAcceptedStep(l))
 			}
 			continue
 		}
 		if v.kinds&kindBit == 0 {
 			kindFail = append(kindFail, l)
-			if e.opts.Trace {
+			if trace {
 				pr.Trace = append(pr.Trace, kindStep(l, r.Kind))
 			}
 			continue
 		}
 		if !v.allows(e.ix, routeNS, nsID) {
 			nsFail = append(nsFail, l)
-			if e.opts.Trace {
+			if trace {
 				pr.Trace = append(pr.Trace, e.namespaceStep(l, routeNS))
 			}
 			continue
 		}
-		if e.opts.Trace {
+		if trace {
 			pr.Trace = append(pr.Trace, e.namespaceStep(l, routeNS))
 		}
 		var hosts []string
@@ -431,12 +432,12 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref gwv1.Paren
 			hosts = hostname.IntersectAllValid(v.hostname, r.Hostnames) // both validated: invalid ones never get here
 			if len(hosts) == 0 {
 				hostFail = append(hostFail, l)
-				if e.opts.Trace {
+				if trace {
 					pr.Trace = append(pr.Trace, hostnameStep(l, hostStrings(r), nil))
 				}
 				continue
 			}
-			if e.opts.Trace {
+			if trace {
 				pr.Trace = append(pr.Trace, hostnameStep(l, hostStrings(r), hosts))
 			}
 		}
@@ -445,7 +446,7 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref gwv1.Paren
 			// no traffic reaches it through this listener.
 			notAccepted = append(notAccepted, l)
 			inactive = append(inactive, l)
-			if e.opts.Trace {
+			if trace {
 				pr.Trace = append(pr.Trace, notAcceptedStep(l))
 			}
 			continue

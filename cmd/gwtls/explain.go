@@ -73,7 +73,7 @@ func (o *ExplainOptions) Run(cmd *cobra.Command, arg string) error {
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
-	o.Input.trace = true
+	o.Input.trace, o.Input.traceOnly = true, &ref
 	res, err := o.Input.Result(cmd.Context(), o.IOStreams)
 	if err != nil {
 		return err

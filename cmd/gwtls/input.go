@@ -47,8 +47,10 @@ type InputOptions struct {
 	external []analyze.ExternalRef
 	features analyze.Features
 	caBundle *x509.CertPool
-	// trace asks the engine to record every decision (explain reads them).
-	trace bool
+	// trace asks the engine to record decisions (explain reads them); traceOnly
+	// limits that to the object explained.
+	trace     bool
+	traceOnly *model.Ref
 	// Timings prints how long loading and analysis took to stderr (hidden flag).
 	Timings bool
 	loaded  time.Time
@@ -199,7 +201,7 @@ func (o *InputOptions) Result(ctx context.Context, streams genericiooptions.IOSt
 // Analyze runs the engine with the completed options.
 func (o *InputOptions) Analyze(m *model.Model) *analyze.Result {
 	return analyze.Analyze(m, analyze.Options{Controller: o.Controller, Now: o.now, External: o.external, Features: o.features,
-		WarnExpiry: o.WarnExpiry, CABundle: o.caBundle, Trace: o.trace})
+		WarnExpiry: o.WarnExpiry, CABundle: o.caBundle, Trace: o.trace, TraceOnly: o.traceOnly})
 }
 
 // skippedSummary tells on stderr which kinds were not analyzed, so a user can see
