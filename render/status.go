@@ -273,6 +273,9 @@ func WriteStatusJSON(w io.Writer, res *analyze.Result) error {
 		return err
 	}
 	err := writeStatus(w, objs, false, func(it map[string]any) ([]byte, error) {
+		if b, ok := appendIndentedJSON(nil, it, itemIndent, "    ", 0); ok {
+			return b, nil
+		}
 		return json.MarshalIndent(it, itemIndent, "    ")
 	}, ",\n"+itemIndent)
 	if err != nil {
