@@ -138,11 +138,11 @@ func dashMD(s string) string {
 // mdCell escapes text for a Markdown table cell: pipes, HTML, emphasis
 // (*.example.com), newlines.
 func mdCell(s string) string {
-	return mdCellKeepBreaks(strings.NewReplacer("<", "&lt;", ">", "&gt;", "*", `\*`, "_", `\_`, "`", "\\`").Replace(s))
+	return mdCellKeepBreaks(mdEscape.Replace(s))
 }
 
 func mdCellKeepBreaks(s string) string {
-	return strings.NewReplacer("|", `\|`, "\r", "", "\n", "<br>").Replace(s)
+	return mdCellBreaks.Replace(s)
 }
 
 // mdCode writes inline code, or plain escaped text when s holds a backtick.
@@ -169,6 +169,13 @@ func mdSource(src model.Source, base string) string {
 	if src.Line > 0 {
 		url += fmt.Sprintf("#L%d", src.Line)
 	}
-	url = strings.NewReplacer(" ", "%20", ")", "%29", "(", "%28", "|", "%7C").Replace(url)
+	url = mdURL.Replace(url)
 	return "[" + mdCode(text) + "](" + url + ")"
 }
+
+// The replacers are built once, not per cell.
+var (
+	mdEscape     = strings.NewReplacer("<", "&lt;", ">", "&gt;", "*", `\*`, "_", `\_`, "`", "\\`")
+	mdCellBreaks = strings.NewReplacer("|", `\|`, "\r", "", "\n", "<br>")
+	mdURL        = strings.NewReplacer(" ", "%20", ")", "%29", "(", "%28", "|", "%7C")
+)
