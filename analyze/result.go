@@ -189,9 +189,11 @@ func (rr *RouteResult) ResolvedRefs() Condition {
 
 // ParentResult is the decision about one parentRef of a route.
 type ParentResult struct {
-	Route      *RouteResult
-	Index      int
-	Ref        gwv1.ParentReference
+	Route *RouteResult
+	Index int
+	// Ref is the parentRef with group and kind defaulted, as status echoes it: in
+	// the model (not a copy) for routes the loader read.
+	Ref        *gwv1.ParentReference
 	Controller gwv1.GatewayController
 	// Gateway and ListenerSet are the parent the ref resolved to, if any.
 	Gateway     *GatewayResult

@@ -224,25 +224,30 @@ func (e *engine) route(r *model.Route, nsID int32, s *routeSlabs) *RouteResult {
 	if n := len(r.ParentRefs); n > 0 {
 		prs := take(&s.parents, n)
 		rr.Parents = take(&s.parentPs, n)
-		for i, ref := range r.ParentRefs {
-			rr.Parents[i] = e.attach(&prs[i], rr, i, ref, nsID, s)
+		for i := range r.ParentRefs {
+			rr.Parents[i] = e.attach(&prs[i], rr, i, &r.ParentRefs[i], nsID, s)
 		}
 	}
 	return rr
 }
 
 // parentEcho is the parentRef as the API server stores it (group and kind
-// defaulted), which is how status.parents[].parentRef is written. Defaults point
-// at shared values: nothing writes through a ParentResult's Ref.
-func parentEcho(ref gwv1.ParentReference) gwv1.ParentReference {
-	out := ref
+// defaulted), which is how status.parents[].parentRef is written. The loader
+// defaults them as the API server does, so this is the model's parentRef; a
+// copy is made only for a model built otherwise. Defaults point at shared
+// values: nothing writes through a ParentResult's Ref.
+func parentEcho(ref *gwv1.ParentReference) *gwv1.ParentReference {
+	if ref.Group != nil && ref.Kind != nil && *ref.Kind != "" {
+		return ref
+	}
+	out := *ref
 	if out.Group == nil {
 		out.Group = &defaultParentGroup
 	}
 	if out.Kind == nil || *out.Kind == "" {
 		out.Kind = &defaultParentKind
 	}
-	return out
+	return &out
 }
 
 var (
@@ -253,7 +258,7 @@ var (
 // attach decides one parentRef (Route "Attaching to Gateways", ParentReference):
 // parent, sectionName and port, then per listener: accepted, kind, namespace,
 // hostname.
-func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref gwv1.ParentReference, nsID int32, s *routeSlabs) *ParentResult {
+func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref *gwv1.ParentReference, nsID int32, s *routeSlabs) *ParentResult {
 	r := rr.Route
 	*pr = ParentResult{Route: rr, Index: i, Ref: parentEcho(ref), Written: true, Controller: gwv1.GatewayController(e.opts.Controller)}
 	trace := e.tracing(r.Kind, r.ObjectMeta.Namespace, r.ObjectMeta.Name)

@@ -470,3 +470,33 @@ func TestDecodeJSONFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestDecodeDefaultsParentRefs: a parentRef's group and kind are defaulted as
+// the API server defaults them (ParentReference's kubebuilder defaults), for
+// every route kind; what is written is kept, the empty (core) group included.
+func TestDecodeDefaultsParentRefs(t *testing.T) {
+	var docs []string
+	for _, kind := range []string{"HTTPRoute", "GRPCRoute", "TLSRoute", "TCPRoute", "UDPRoute"} {
+		version := "v1"
+		if kind == "TCPRoute" || kind == "UDPRoute" {
+			version = "v1alpha2"
+		}
+		docs = append(docs, fmt.Sprintf("apiVersion: gateway.networking.k8s.io/%s\nkind: %s\nmetadata: {name: r, namespace: apps}\nspec:\n  parentRefs:\n  - {name: gw}\n  - {group: \"\", kind: Service, name: mesh}\n  - {group: gateway.networking.k8s.io, kind: ListenerSet, name: ls}\n", version, kind))
+	}
+	m, _ := mustLoad(t, strings.Join(docs, "---\n"))
+	if len(m.Routes) != 5 {
+		t.Fatalf("%d routes, want 5", len(m.Routes))
+	}
+	for _, r := range m.Routes {
+		var got []string
+		for _, p := range r.ParentRefs {
+			if p.Group == nil || p.Kind == nil {
+				t.Fatalf("%s: parentRef %s has no group or kind after loading", r.Kind, p.Name)
+			}
+			got = append(got, string(*p.Group)+"/"+string(*p.Kind)+"/"+string(p.Name))
+		}
+		if want := "gateway.networking.k8s.io/Gateway/gw, /Service/mesh, gateway.networking.k8s.io/ListenerSet/ls"; strings.Join(got, ", ") != want {
+			t.Errorf("%s: parentRefs %s, want %s", r.Kind, strings.Join(got, ", "), want)
+		}
+	}
+}

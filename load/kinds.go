@@ -73,7 +73,7 @@ func httpRoute(js []byte) (any, error) {
 			}
 		}
 	}
-	return &model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Hostnames: nonNil(r.Spec.Hostnames), Rules: rules}, nil
+	return &model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: parentRefs(r.Spec.ParentRefs), Hostnames: nonNil(r.Spec.Hostnames), Rules: rules}, nil
 }
 
 func grpcRoute(js []byte) (any, error) {
@@ -91,7 +91,7 @@ func grpcRoute(js []byte) (any, error) {
 			}
 		}
 	}
-	return &model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Hostnames: nonNil(r.Spec.Hostnames), Rules: rules}, nil
+	return &model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: parentRefs(r.Spec.ParentRefs), Hostnames: nonNil(r.Spec.Hostnames), Rules: rules}, nil
 }
 
 func tlsRoute(js []byte) (any, error) {
@@ -103,7 +103,7 @@ func tlsRoute(js []byte) (any, error) {
 	for i, rule := range r.Spec.Rules {
 		rules[i] = model.RouteRule{Name: sectionName(rule.Name), BackendRefs: rule.BackendRefs}
 	}
-	return &model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Hostnames: nonNil(r.Spec.Hostnames), Rules: rules}, nil
+	return &model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: parentRefs(r.Spec.ParentRefs), Hostnames: nonNil(r.Spec.Hostnames), Rules: rules}, nil
 }
 
 func tcpRoute(js []byte) (any, error) {
@@ -115,7 +115,7 @@ func tcpRoute(js []byte) (any, error) {
 	for i, rule := range r.Spec.Rules {
 		rules[i] = model.RouteRule{Name: sectionName(rule.Name), BackendRefs: rule.BackendRefs}
 	}
-	return &model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Rules: rules}, nil
+	return &model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: parentRefs(r.Spec.ParentRefs), Rules: rules}, nil
 }
 
 func udpRoute(js []byte) (any, error) {
@@ -127,8 +127,30 @@ func udpRoute(js []byte) (any, error) {
 	for i, rule := range r.Spec.Rules {
 		rules[i] = model.RouteRule{Name: sectionName(rule.Name), BackendRefs: rule.BackendRefs}
 	}
-	return &model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Rules: rules}, nil
+	return &model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: parentRefs(r.Spec.ParentRefs), Rules: rules}, nil
 }
+
+// parentRefs defaults each parentRef's group and kind as the API server does
+// (ParentReference's +kubebuilder:default markers: gateway.networking.k8s.io and
+// Gateway), so that a route read from a file is the route a cluster holds, and
+// a route's status can echo its parentRefs without copying them. The defaults
+// are shared values: nothing writes through a parentRef's group or kind.
+func parentRefs(refs []gwv1.ParentReference) []gwv1.ParentReference {
+	for i := range refs {
+		if refs[i].Group == nil {
+			refs[i].Group = &defaultParentGroup
+		}
+		if refs[i].Kind == nil {
+			refs[i].Kind = &defaultParentKind
+		}
+	}
+	return refs
+}
+
+var (
+	defaultParentGroup = gwv1.Group(gwv1.GroupName)
+	defaultParentKind  = gwv1.Kind("Gateway")
+)
 
 // nonNil keeps "kind has hostnames but none are set" distinct from "kind has no
 // hostnames" only through Route.HasHostnames; the slice itself may be empty.

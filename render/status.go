@@ -223,7 +223,7 @@ func routeStatus(rr *analyze.RouteResult) gwv1.RouteStatus {
 			continue
 		}
 		st.Parents = append(st.Parents, gwv1.RouteParentStatus{
-			ParentRef:      p.Ref,
+			ParentRef:      *p.Ref,
 			ControllerName: p.Controller,
 			Conditions:     analyze.Plain(p.Conditions()),
 		})
