@@ -32,30 +32,6 @@ type ClusterOptions struct {
 	PageSize int64
 }
 
-// clusterKind is a resource the tool reads from a cluster.
-type clusterKind struct {
-	group, resource, kind string
-	namespaced            bool
-	versions              []string // preferred first
-}
-
-var clusterKinds = []clusterKind{
-	{gatewayGroup, "gatewayclasses", "GatewayClass", false, []string{"v1", "v1beta1"}},
-	{gatewayGroup, "gateways", "Gateway", true, []string{"v1", "v1beta1"}},
-	{gatewayGroup, "listenersets", "ListenerSet", true, []string{"v1"}},
-	{gatewayGroup, "httproutes", "HTTPRoute", true, []string{"v1", "v1beta1"}},
-	{gatewayGroup, "grpcroutes", "GRPCRoute", true, []string{"v1", "v1alpha2"}},
-	{gatewayGroup, "tlsroutes", "TLSRoute", true, []string{"v1", "v1alpha3", "v1alpha2"}},
-	{gatewayGroup, "tcproutes", "TCPRoute", true, []string{"v1", "v1alpha2"}},
-	{gatewayGroup, "udproutes", "UDPRoute", true, []string{"v1", "v1alpha2"}},
-	{gatewayGroup, "referencegrants", "ReferenceGrant", true, []string{"v1", "v1beta1", "v1alpha2"}},
-	{gatewayGroup, "backendtlspolicies", "BackendTLSPolicy", true, []string{"v1", "v1alpha3"}},
-	{"", "namespaces", "Namespace", false, []string{"v1"}},
-	{"", "services", "Service", true, []string{"v1"}},
-	{"", "secrets", "Secret", true, []string{"v1"}},
-	{"", "configmaps", "ConfigMap", true, []string{"v1"}},
-}
-
 // ErrNoGatewayAPI is returned when the cluster serves no Gateway API resources.
 var ErrNoGatewayAPI = errors.New("the cluster does not serve the Gateway API (group gateway.networking.k8s.io): install the Gateway API CRDs, or analyze manifests with -f")
 
@@ -82,18 +58,22 @@ func Cluster(ctx context.Context, opts ClusterOptions) (*model.Model, error) {
 	}
 
 	type listed struct {
-		objects    []any
+		objects    []object
 		unreadable *model.Unreadable
 		err        error
 	}
-	results := make([]listed, len(clusterKinds))
+	results := make([]listed, len(kinds))
 	// Pages are decoded by at most one worker per core, whichever kind they are
 	// of, while the next pages are on the way.
 	decoders := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	done := 0
-	for i, k := range clusterKinds {
+	for i := range kinds {
+		k := &kinds[i]
+		if k.resource == "" {
+			continue // read from files only
+		}
 		version := ""
 		for _, v := range k.versions {
 			if served[schema.GroupVersionResource{Group: k.group, Version: v, Resource: k.resource}] {
@@ -105,7 +85,7 @@ func Cluster(ctx context.Context, opts ClusterOptions) (*model.Model, error) {
 			continue // this cluster does not serve the kind (for example no ListenerSet CRD)
 		}
 		ns := ""
-		if k.namespaced {
+		if k.scope == namespaced {
 			ns = opts.Namespace
 		}
 		wg.Add(1)
@@ -114,7 +94,7 @@ func Cluster(ctx context.Context, opts ClusterOptions) (*model.Model, error) {
 			objs, err := listKind(ctx, rc, k, version, ns, opts.PageSize, decoders)
 			switch {
 			case apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err):
-				results[i].unreadable = &model.Unreadable{Kind: k.kind, Namespace: ns, Reason: "forbidden: the identity may not list " + k.resource}
+				results[i].unreadable = &model.Unreadable{Kind: k.name, Namespace: ns, Reason: "forbidden: the identity may not list " + k.resource}
 			case apierrors.IsNotFound(err):
 			case err != nil:
 				results[i].err = fmt.Errorf("listing %s: %w", k.resource, err)
@@ -144,7 +124,7 @@ func Cluster(ctx context.Context, opts ClusterOptions) (*model.Model, error) {
 			continue
 		}
 		for _, o := range r.objects {
-			add(m, o)
+			o.addTo(m)
 		}
 	}
 	sort.Slice(m.Unreadable, func(i, j int) bool { return m.Unreadable[i].Kind < m.Unreadable[j].Kind })
@@ -172,7 +152,7 @@ type listPage struct {
 // decoding each page's items straight into typed objects, as files are, on a
 // worker from decoders while the next page is read. A continue token that
 // expired mid-way (410 Gone) restarts the list once.
-func listKind(ctx context.Context, rc *rest.RESTClient, k clusterKind, version, ns string, pageSize int64, decoders chan struct{}) ([]any, error) {
+func listKind(ctx context.Context, rc *rest.RESTClient, k *kind, version, ns string, pageSize int64, decoders chan struct{}) ([]object, error) {
 	path := "/apis/" + k.group + "/" + version
 	apiVersion := k.group + "/" + version
 	if k.group == "" {
@@ -182,11 +162,11 @@ func listKind(ctx context.Context, rc *rest.RESTClient, k clusterKind, version, 
 		path += "/namespaces/" + ns
 	}
 	path += "/" + k.resource
-	h := header{APIVersion: apiVersion, Kind: k.kind}
+	h := header{APIVersion: apiVersion, Kind: k.name}
 
 	// decodedPage is one page's objects, written by the worker that decoded it.
 	type decodedPage struct {
-		objects []any
+		objects []object
 		err     error
 	}
 	for attempt := 0; ; attempt++ {
@@ -231,7 +211,7 @@ func listKind(ctx context.Context, rc *rest.RESTClient, k clusterKind, version, 
 		if err != nil {
 			return nil, err
 		}
-		var out []any
+		var out []object
 		for _, p := range pages {
 			if p.err != nil {
 				return nil, p.err
@@ -245,7 +225,7 @@ func listKind(ctx context.Context, rc *rest.RESTClient, k clusterKind, version, 
 // decodePage decodes the items of one list page. Items of built-in kinds carry no
 // apiVersion and kind in a list, and a custom resource's items are in the list's
 // version: h, the list's, is every item's.
-func decodePage(items []json.RawMessage, h header) ([]any, error) {
+func decodePage(items []json.RawMessage, h header) ([]object, error) {
 	src := model.Source{File: "cluster"}
 	var out decoded
 	for _, item := range items {

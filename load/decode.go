@@ -7,11 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
-	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
 
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -44,10 +45,18 @@ const gatewayGroup = gwv1.GroupName
 // decoded is the result of decoding one document: objects (several for a List) or an
 // error, and kinds skipped.
 type decoded struct {
-	objects []any
+	objects []object
 	skipped []string
 	err     error
 }
+
+// object is one decoded object and its kind, which files it in the model.
+type object struct {
+	kind *kind
+	obj  any
+}
+
+func (o object) addTo(m *model.Model) { o.kind.add(m, o.obj) }
 
 var yamlLine = regexp.MustCompile(`line (\d+)`)
 
@@ -142,12 +151,12 @@ func decodeObject(src model.Source, js []byte, h header, defaultNamespace string
 		return
 	}
 	group, version := splitAPIVersion(h.APIVersion)
-	dec, ok := decoders[groupKind{group, h.Kind}]
-	if !ok || !dec.versions[version] {
+	k := kindOf[groupKind{group, h.Kind}]
+	if k == nil || !slices.Contains(k.versions, version) {
 		out.skipped = append(out.skipped, h.APIVersion+"/"+h.Kind)
 		return
 	}
-	obj, err := dec.decode(js)
+	obj, om, meta, err := k.decode(js)
 	if err != nil {
 		msg := typeErrorText(err)
 		if h.Kind == "Secret" && strings.Contains(msg, "base64") {
@@ -156,13 +165,12 @@ func decodeObject(src model.Source, js []byte, h header, defaultNamespace string
 		out.err = &Error{src, fmt.Errorf("%s %s: %s", h.Kind, objectName(js), msg)}
 		return
 	}
-	meta := model.Meta{APIVersion: h.APIVersion, Kind: h.Kind, Source: src, Raw: js}
-	obj, err = finish(meta, obj, dec.namespaced, defaultNamespace)
-	if err != nil {
+	if err := identify(om, h.Kind, k.scope, defaultNamespace); err != nil {
 		out.err = &Error{src, err}
 		return
 	}
-	out.objects = append(out.objects, obj)
+	*meta = model.Meta{APIVersion: h.APIVersion, Kind: h.Kind, Source: src, Raw: js}
+	out.objects = append(out.objects, object{k, obj})
 }
 
 func splitAPIVersion(av string) (group, version string) {
@@ -238,52 +246,20 @@ func isStringType(t string) bool {
 	return false
 }
 
-func finish(meta model.Meta, obj any, namespaced bool, defaultNamespace string) (any, error) {
-	om := objectMeta(obj)
-	if om.Name == "" {
-		return nil, fmt.Errorf("%s has no metadata.name", meta.Kind)
+// identify checks an object's name and sets its namespace as the API server
+// would: a namespaced object that names none is in defaultNamespace (the
+// kubeconfig's, or -n), and a cluster-scoped object has none.
+func identify(om metav1.Object, kind string, sc scope, defaultNamespace string) error {
+	if om.GetName() == "" {
+		return fmt.Errorf("%s has no metadata.name", kind)
 	}
-	if namespaced && om.Namespace == "" {
-		om.Namespace = defaultNamespace
+	switch {
+	case sc == clusterScoped:
+		om.SetNamespace("")
+	case om.GetNamespace() == "":
+		om.SetNamespace(defaultNamespace)
 	}
-	if !namespaced {
-		om.Namespace = ""
-	}
-	switch o := obj.(type) {
-	case *gwv1.GatewayClass:
-		return &model.GatewayClass{Meta: meta, Obj: o}, nil
-	case *gwv1.Gateway:
-		return &model.Gateway{Meta: meta, Obj: o}, nil
-	case *gwv1.ListenerSet:
-		return &model.ListenerSet{Meta: meta, Obj: o}, nil
-	case *gwv1.ReferenceGrant:
-		return &model.ReferenceGrant{Meta: meta, Obj: o}, nil
-	case *gwv1.BackendTLSPolicy:
-		return &model.BackendTLSPolicy{Meta: meta, Obj: o}, nil
-	case *corev1.Secret:
-		// kubectl apply merges stringData into data, stringData winning.
-		for k, v := range o.StringData {
-			if o.Data == nil {
-				o.Data = map[string][]byte{}
-			}
-			o.Data[k] = []byte(v)
-		}
-		o.StringData = nil
-		return &model.Secret{Meta: meta, Obj: o}, nil
-	case *corev1.ConfigMap:
-		return &model.ConfigMap{Meta: meta, Obj: o}, nil
-	case *corev1.Service:
-		return &model.Service{Meta: meta, Obj: o}, nil
-	case *corev1.Namespace:
-		return &model.Namespace{Meta: meta, Obj: o}, nil
-	case *model.Route:
-		o.Meta = meta
-		return o, nil
-	case *model.Mesh:
-		o.Meta = meta
-		return o, nil
-	}
-	return nil, fmt.Errorf("internal: no model type for %T", obj)
+	return nil
 }
 
 // secretBase64Problem names the Secret data key whose value is not base64, without

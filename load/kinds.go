@@ -3,131 +3,203 @@ package load
 import (
 	"encoding/json"
 
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
 
+// kind is one kind the tool reads, from files and from a cluster.
+type kind struct {
+	group, name string
+	// resource is the kind's resource in a cluster's API, or "" for a kind that is
+	// read from files only.
+	resource string
+	// versions are the versions read, preferred first: a cluster is listed in the
+	// first one it serves. Older Gateway API versions of a kind share the v1 JSON
+	// shape for every field this tool reads, so decoding the written JSON into the
+	// v1 type is the conversion; Meta.APIVersion keeps what the user wrote.
+	versions []string
+	scope    scope
+	codec
+}
+
+type scope int
+
+const (
+	namespaced scope = iota
+	clusterScoped
+)
+
+// codec turns one object's JSON into its model object and files that in the model.
+type codec struct {
+	// decode reads one object into its model object. It also returns what
+	// decodeObject completes: the object's metadata (name checked, namespace
+	// defaulted) and its model.Meta.
+	decode func(js []byte) (obj any, om metav1.Object, meta *model.Meta, err error)
+	// add appends an object decode returned to its list in the model.
+	add func(m *model.Model, obj any)
+}
+
+// kinds are the kinds the tool analyzes (DESIGN.md "Data flow"). A cluster is
+// listed in this order, which is the order of each kind's objects in the model;
+// routes of every kind share one list.
+var kinds = []kind{
+	{gatewayGroup, "GatewayClass", "gatewayclasses", []string{"v1", "v1beta1"}, clusterScoped, typedObject(func(m *model.Model) *[]*model.GatewayClass { return &m.GatewayClasses })},
+	{gatewayGroup, "Gateway", "gateways", []string{"v1", "v1beta1"}, namespaced, typedObject(func(m *model.Model) *[]*model.Gateway { return &m.Gateways })},
+	{gatewayGroup, "ListenerSet", "listenersets", []string{"v1"}, namespaced, typedObject(func(m *model.Model) *[]*model.ListenerSet { return &m.ListenerSets })},
+	{gatewayGroup, model.KindHTTPRoute, "httproutes", []string{"v1", "v1beta1"}, namespaced, route(httpRoute)},
+	{gatewayGroup, model.KindGRPCRoute, "grpcroutes", []string{"v1", "v1alpha2"}, namespaced, route(grpcRoute)},
+	{gatewayGroup, model.KindTLSRoute, "tlsroutes", []string{"v1", "v1alpha3", "v1alpha2"}, namespaced, route(tlsRoute)},
+	{gatewayGroup, model.KindTCPRoute, "tcproutes", []string{"v1", "v1alpha2"}, namespaced, route(tcpRoute)},
+	{gatewayGroup, model.KindUDPRoute, "udproutes", []string{"v1", "v1alpha2"}, namespaced, route(udpRoute)},
+	{gatewayGroup, "ReferenceGrant", "referencegrants", []string{"v1", "v1beta1", "v1alpha2"}, namespaced, typedObject(func(m *model.Model) *[]*model.ReferenceGrant { return &m.ReferenceGrants })},
+	{gatewayGroup, "BackendTLSPolicy", "backendtlspolicies", []string{"v1", "v1alpha3"}, namespaced, typedObject(func(m *model.Model) *[]*model.BackendTLSPolicy { return &m.BackendTLSPolicies })},
+	{"", "Namespace", "namespaces", []string{"v1"}, clusterScoped, typedObject(func(m *model.Model) *[]*model.Namespace { return &m.Namespaces })},
+	{"", "Service", "services", []string{"v1"}, namespaced, typedObject(func(m *model.Model) *[]*model.Service { return &m.Services })},
+	{"", "Secret", "secrets", []string{"v1"}, namespaced, secret()},
+	{"", "ConfigMap", "configmaps", []string{"v1"}, namespaced, typedObject(func(m *model.Model) *[]*model.ConfigMap { return &m.ConfigMaps })},
+	// GEP-3792's Mesh is provisional: the GEP shows it as networking.x-k8s.io/v1
+	// Mesh and the module ships gateway.networking.x-k8s.io/v1alpha1 XMesh. No
+	// cluster serves either as a stable CRD, so both are read from files only.
+	{"networking.x-k8s.io", "Mesh", "", []string{"v1", "v1alpha1"}, clusterScoped, mesh},
+	{"gateway.networking.x-k8s.io", "XMesh", "", []string{"v1", "v1alpha1"}, clusterScoped, mesh},
+}
+
 type groupKind struct{ group, kind string }
 
-// kindDecoder decodes every supported version of one kind into the one internal
-// (v1) view. Older Gateway API versions of a kind share the v1 JSON shape for every
-// field this tool reads, so decoding the written JSON into the v1 type is the
-// conversion; Meta.APIVersion keeps what the user wrote.
-type kindDecoder struct {
-	versions   map[string]bool
-	namespaced bool
-	decode     func([]byte) (any, error)
-}
-
-func versions(vs ...string) map[string]bool {
-	m := make(map[string]bool, len(vs))
-	for _, v := range vs {
-		m[v] = true
+// kindOf finds the kind an object's apiVersion group and kind name.
+var kindOf = func() map[groupKind]*kind {
+	m := make(map[groupKind]*kind, len(kinds))
+	for i := range kinds {
+		m[groupKind{kinds[i].group, kinds[i].name}] = &kinds[i]
 	}
 	return m
-}
+}()
 
-func typed[T any]() func([]byte) (any, error) {
-	return func(js []byte) (any, error) {
-		o := new(T)
-		if err := json.Unmarshal(js, o); err != nil {
-			return nil, err
-		}
-		return o, nil
-	}
-}
-
-// decoders lists the kinds and versions the tool analyzes (DESIGN.md, issue 2).
-var decoders = map[groupKind]kindDecoder{
-	{gatewayGroup, "GatewayClass"}:     {versions("v1", "v1beta1"), false, typed[gwv1.GatewayClass]()},
-	{gatewayGroup, "Gateway"}:          {versions("v1", "v1beta1"), true, typed[gwv1.Gateway]()},
-	{gatewayGroup, "ListenerSet"}:      {versions("v1"), true, typed[gwv1.ListenerSet]()},
-	{gatewayGroup, "ReferenceGrant"}:   {versions("v1", "v1beta1", "v1alpha2"), true, typed[gwv1.ReferenceGrant]()},
-	{gatewayGroup, "BackendTLSPolicy"}: {versions("v1", "v1alpha3"), true, typed[gwv1.BackendTLSPolicy]()},
-	{gatewayGroup, "HTTPRoute"}:        {versions("v1", "v1beta1"), true, httpRoute},
-	{gatewayGroup, "GRPCRoute"}:        {versions("v1", "v1alpha2"), true, grpcRoute},
-	{gatewayGroup, "TLSRoute"}:         {versions("v1", "v1alpha3", "v1alpha2"), true, tlsRoute},
-	{gatewayGroup, "TCPRoute"}:         {versions("v1", "v1alpha2"), true, tcpRoute},
-	{gatewayGroup, "UDPRoute"}:         {versions("v1", "v1alpha2"), true, udpRoute},
-	{"", "Secret"}:                     {versions("v1"), true, typed[corev1.Secret]()},
-	{"", "ConfigMap"}:                  {versions("v1"), true, typed[corev1.ConfigMap]()},
-	{"", "Service"}:                    {versions("v1"), true, typed[corev1.Service]()},
-	{"", "Namespace"}:                  {versions("v1"), false, typed[corev1.Namespace]()},
-}
-
-func httpRoute(js []byte) (any, error) {
-	var r gwv1.HTTPRoute
-	if err := json.Unmarshal(js, &r); err != nil {
-		return nil, err
-	}
-	rules := make([]model.RouteRule, len(r.Spec.Rules))
-	for i, rule := range r.Spec.Rules {
-		rules[i].Name = sectionName(rule.Name)
-		if len(rule.BackendRefs) > 0 {
-			rules[i].BackendRefs = make([]gwv1.BackendRef, len(rule.BackendRefs))
-			for j, b := range rule.BackendRefs {
-				rules[i].BackendRefs[j] = b.BackendRef
+// typedObject is the codec of a kind whose model view is model.Object[T], kept
+// in the list that list points at.
+func typedObject[T any, P interface {
+	*T
+	metav1.Object
+}](list func(*model.Model) *[]*model.Object[T]) codec {
+	return codec{
+		decode: func(js []byte) (any, metav1.Object, *model.Meta, error) {
+			o := &model.Object[T]{Obj: new(T)}
+			if err := json.Unmarshal(js, o.Obj); err != nil {
+				return nil, nil, nil, err
 			}
-		}
+			return o, P(o.Obj), &o.Meta, nil
+		},
+		add: func(m *model.Model, obj any) {
+			l := list(m)
+			*l = append(*l, obj.(*model.Object[T]))
+		},
 	}
-	return &model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: parentRefs(r.Spec.ParentRefs), Hostnames: nonNil(r.Spec.Hostnames), Rules: rules}, nil
 }
 
-func grpcRoute(js []byte) (any, error) {
-	var r gwv1.GRPCRoute
-	if err := json.Unmarshal(js, &r); err != nil {
-		return nil, err
-	}
-	rules := make([]model.RouteRule, len(r.Spec.Rules))
-	for i, rule := range r.Spec.Rules {
-		rules[i].Name = sectionName(rule.Name)
-		if len(rule.BackendRefs) > 0 {
-			rules[i].BackendRefs = make([]gwv1.BackendRef, len(rule.BackendRefs))
-			for j, b := range rule.BackendRefs {
-				rules[i].BackendRefs[j] = b.BackendRef
+// secret is the Secret codec. kubectl apply merges stringData into data,
+// stringData winning, and so does the loader: the engine reads data only.
+func secret() codec {
+	c := typedObject(func(m *model.Model) *[]*model.Secret { return &m.Secrets })
+	decode := c.decode
+	c.decode = func(js []byte) (any, metav1.Object, *model.Meta, error) {
+		obj, om, meta, err := decode(js)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		s := obj.(*model.Secret).Obj
+		for k, v := range s.StringData {
+			if s.Data == nil {
+				s.Data = map[string][]byte{}
 			}
+			s.Data[k] = []byte(v)
 		}
+		s.StringData = nil
+		return obj, om, meta, nil
 	}
-	return &model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: parentRefs(r.Spec.ParentRefs), Hostnames: nonNil(r.Spec.Hostnames), Rules: rules}, nil
+	return c
 }
 
-func tlsRoute(js []byte) (any, error) {
-	var r gwv1.TLSRoute
-	if err := json.Unmarshal(js, &r); err != nil {
-		return nil, err
+// route is the codec of an xRoute kind R: view reduces an R to the
+// kind-independent model.Route, and every kind's routes share the model's list.
+func route[R any](view func(*R) model.Route) codec {
+	return codec{
+		decode: func(js []byte) (any, metav1.Object, *model.Meta, error) {
+			r := new(R)
+			if err := json.Unmarshal(js, r); err != nil {
+				return nil, nil, nil, err
+			}
+			out := new(model.Route)
+			*out = view(r)
+			out.ParentRefs = parentRefs(out.ParentRefs)
+			return out, &out.ObjectMeta, &out.Meta, nil
+		},
+		add: func(m *model.Model, obj any) { m.Routes = append(m.Routes, obj.(*model.Route)) },
 	}
-	rules := make([]model.RouteRule, len(r.Spec.Rules))
-	for i, rule := range r.Spec.Rules {
-		rules[i] = model.RouteRule{Name: sectionName(rule.Name), BackendRefs: rule.BackendRefs}
-	}
-	return &model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: parentRefs(r.Spec.ParentRefs), Hostnames: nonNil(r.Spec.Hostnames), Rules: rules}, nil
 }
 
-func tcpRoute(js []byte) (any, error) {
-	var r gwv1.TCPRoute
-	if err := json.Unmarshal(js, &r); err != nil {
-		return nil, err
-	}
-	rules := make([]model.RouteRule, len(r.Spec.Rules))
-	for i, rule := range r.Spec.Rules {
-		rules[i] = model.RouteRule{Name: sectionName(rule.Name), BackendRefs: rule.BackendRefs}
-	}
-	return &model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: parentRefs(r.Spec.ParentRefs), Rules: rules}, nil
+// Each route view keeps what attachment and reference resolution read. HTTP,
+// GRPC and TLS routes have hostnames, possibly none (see nonNil); TCP and UDP
+// routes have none to have.
+
+func httpRoute(r *gwv1.HTTPRoute) model.Route {
+	return model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Hostnames: nonNil(r.Spec.Hostnames),
+		Rules: rules(r.Spec.Rules, func(rule *gwv1.HTTPRouteRule) (*gwv1.SectionName, []gwv1.BackendRef) {
+			return rule.Name, embedded(rule.BackendRefs, func(b *gwv1.HTTPBackendRef) gwv1.BackendRef { return b.BackendRef })
+		})}
 }
 
-func udpRoute(js []byte) (any, error) {
-	var r gwv1.UDPRoute
-	if err := json.Unmarshal(js, &r); err != nil {
-		return nil, err
+func grpcRoute(r *gwv1.GRPCRoute) model.Route {
+	return model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Hostnames: nonNil(r.Spec.Hostnames),
+		Rules: rules(r.Spec.Rules, func(rule *gwv1.GRPCRouteRule) (*gwv1.SectionName, []gwv1.BackendRef) {
+			return rule.Name, embedded(rule.BackendRefs, func(b *gwv1.GRPCBackendRef) gwv1.BackendRef { return b.BackendRef })
+		})}
+}
+
+func tlsRoute(r *gwv1.TLSRoute) model.Route {
+	return model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Hostnames: nonNil(r.Spec.Hostnames),
+		Rules: rules(r.Spec.Rules, func(rule *gwv1.TLSRouteRule) (*gwv1.SectionName, []gwv1.BackendRef) {
+			return rule.Name, rule.BackendRefs
+		})}
+}
+
+func tcpRoute(r *gwv1.TCPRoute) model.Route {
+	return model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs,
+		Rules: rules(r.Spec.Rules, func(rule *gwv1.TCPRouteRule) (*gwv1.SectionName, []gwv1.BackendRef) {
+			return rule.Name, rule.BackendRefs
+		})}
+}
+
+func udpRoute(r *gwv1.UDPRoute) model.Route {
+	return model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs,
+		Rules: rules(r.Spec.Rules, func(rule *gwv1.UDPRouteRule) (*gwv1.SectionName, []gwv1.BackendRef) {
+			return rule.Name, rule.BackendRefs
+		})}
+}
+
+// rules reduces a route's rules to their names and backends; ruleOf reads one
+// rule of the route's kind.
+func rules[Rule any](rs []Rule, ruleOf func(*Rule) (*gwv1.SectionName, []gwv1.BackendRef)) []model.RouteRule {
+	out := make([]model.RouteRule, len(rs))
+	for i := range rs {
+		name, refs := ruleOf(&rs[i])
+		out[i] = model.RouteRule{Name: sectionName(name), BackendRefs: refs}
 	}
-	rules := make([]model.RouteRule, len(r.Spec.Rules))
-	for i, rule := range r.Spec.Rules {
-		rules[i] = model.RouteRule{Name: sectionName(rule.Name), BackendRefs: rule.BackendRefs}
+	return out
+}
+
+// embedded lists the BackendRef that each of an HTTP or GRPC rule's backends
+// embeds beside its filters; nil when there are none.
+func embedded[B any](bs []B, ref func(*B) gwv1.BackendRef) []gwv1.BackendRef {
+	if len(bs) == 0 {
+		return nil
 	}
-	return &model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: parentRefs(r.Spec.ParentRefs), Rules: rules}, nil
+	out := make([]gwv1.BackendRef, len(bs))
+	for i := range bs {
+		out[i] = ref(&bs[i])
+	}
+	return out
 }
 
 // parentRefs defaults each parentRef's group and kind as the API server does
@@ -166,33 +238,4 @@ func sectionName(s *gwv1.SectionName) string {
 		return ""
 	}
 	return string(*s)
-}
-
-// objectMeta returns the metadata of any decoded object, for defaulting.
-func objectMeta(obj any) *metav1.ObjectMeta {
-	switch o := obj.(type) {
-	case *gwv1.GatewayClass:
-		return &o.ObjectMeta
-	case *gwv1.Gateway:
-		return &o.ObjectMeta
-	case *gwv1.ListenerSet:
-		return &o.ObjectMeta
-	case *gwv1.ReferenceGrant:
-		return &o.ObjectMeta
-	case *gwv1.BackendTLSPolicy:
-		return &o.ObjectMeta
-	case *corev1.Secret:
-		return &o.ObjectMeta
-	case *corev1.ConfigMap:
-		return &o.ObjectMeta
-	case *corev1.Service:
-		return &o.ObjectMeta
-	case *corev1.Namespace:
-		return &o.ObjectMeta
-	case *model.Route:
-		return &o.ObjectMeta
-	case *model.Mesh:
-		return &o.ObjectMeta
-	}
-	return &metav1.ObjectMeta{}
 }

@@ -171,36 +171,8 @@ func Streams(inputs []input, defaultNamespace string) (*model.Model, error) {
 			m.Skipped[s]++
 		}
 		for _, o := range r.objects {
-			add(m, o)
+			o.addTo(m)
 		}
 	}
 	return m, nil
-}
-
-// add appends one decoded object to the model list of its kind.
-func add(m *model.Model, o any) {
-	switch o := o.(type) {
-	case *model.GatewayClass:
-		m.GatewayClasses = append(m.GatewayClasses, o)
-	case *model.Gateway:
-		m.Gateways = append(m.Gateways, o)
-	case *model.ListenerSet:
-		m.ListenerSets = append(m.ListenerSets, o)
-	case *model.Route:
-		m.Routes = append(m.Routes, o)
-	case *model.Mesh:
-		m.Meshes = append(m.Meshes, o)
-	case *model.ReferenceGrant:
-		m.ReferenceGrants = append(m.ReferenceGrants, o)
-	case *model.BackendTLSPolicy:
-		m.BackendTLSPolicies = append(m.BackendTLSPolicies, o)
-	case *model.Secret:
-		m.Secrets = append(m.Secrets, o)
-	case *model.ConfigMap:
-		m.ConfigMaps = append(m.ConfigMaps, o)
-	case *model.Service:
-		m.Services = append(m.Services, o)
-	case *model.Namespace:
-		m.Namespaces = append(m.Namespaces, o)
-	}
 }
