@@ -17,6 +17,7 @@ import (
 
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/fastyaml"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
 
@@ -67,21 +68,18 @@ func decodeDocument(src model.Source, bodyLine int, body []byte, defaultNamespac
 	if len(body) > MaxDocumentBytes {
 		return decoded{err: &Error{src, fmt.Errorf("document is %d bytes, more than the %d this tool reads; split it", len(body), MaxDocumentBytes)}}
 	}
-	c := fastPool.Get().(*fastYAML)
-	if js, ok := c.convert(body); ok {
-		js = bytes.Clone(js) // kept as Meta.Raw
-		h := header{APIVersion: c.apiVersion, Kind: c.kind}
-		irregular := c.irregular
-		c.release()
+	// Most documents are in fastyaml's subset; YAMLToJSON converts the others
+	// into the same JSON, and words the errors of malformed ones. js is kept as
+	// Meta.Raw.
+	if js, h, ok := fastyaml.ToJSON(body); ok {
 		var out decoded
-		if irregular {
-			decodeJSON(src, js, defaultNamespace, &out)
+		if h.Known {
+			decodeObject(src, js, header{APIVersion: h.APIVersion, Kind: h.Kind}, defaultNamespace, &out)
 		} else {
-			decodeObject(src, js, h, defaultNamespace, &out)
+			decodeJSON(src, js, defaultNamespace, &out)
 		}
 		return out
 	}
-	c.release()
 	js, err := yaml.YAMLToJSON(body)
 	if err != nil {
 		return decoded{err: &Error{src, fmt.Errorf("malformed YAML: %s", absoluteLines(err.Error(), bodyLine))}}

@@ -1,4 +1,27 @@
-package load
+// Package fastyaml converts the block-style YAML that kubectl, Helm and most
+// people write straight into the JSON that sigs.k8s.io/yaml.YAMLToJSON produces
+// for it, byte for byte: same scalar resolution (YAML 1.1 as go.yaml.in/yaml/v2
+// does it: yes/no/on/off are booleans, 0x10 and 010 are integers, ~ is null),
+// keys sorted as encoding/json sorts map keys, the same string escaping and
+// number formatting.
+//
+// It exists because decoding is the floor of every command's time (DESIGN.md
+// "Performance"), and YAMLToJSON, which builds a generic tree of every document
+// before writing it out, is most of decoding: without this package the loader
+// takes about five times as long and allocates about seven times as much
+// (load's BenchmarkLoad).
+//
+// It reads only a subset: printable ASCII without tabs or carriage returns;
+// block mappings and sequences; plain, single-quoted and double-quoted (without
+// escapes) one-line scalars; literal block scalars (| and |-); [] and {} and
+// one-line flow sequences of scalars. Anything else (anchors and aliases, tags,
+// merge keys, non-string keys, duplicate keys, timestamps, .inf/.nan, folded or
+// multi-line scalars, escapes, flow mappings, directives, malformed input) makes
+// ToJSON report false, and the caller uses YAMLToJSON, which also produces the
+// error text for malformed documents. Because of that the subset may only ever
+// shrink a document's path, never change its bytes: FuzzYAMLToJSONEquivalence
+// and TestEquivalence hold it to YAMLToJSON.
+package fastyaml
 
 import (
 	"bytes"
@@ -10,28 +33,15 @@ import (
 	"sync"
 )
 
-// fastYAML converts the block-style YAML that kubectl, Helm and most people write
-// straight into the JSON that sigs.k8s.io/yaml.YAMLToJSON produces for it, byte for
-// byte: same scalar resolution (YAML 1.1 as go.yaml.in/yaml/v2 does it: yes/no/on/off
-// are booleans, 0x10 and 010 are integers, ~ is null), keys sorted as
-// encoding/json sorts map keys, the same string escaping and number formatting.
-//
-// It reads only a subset: printable ASCII without tabs or carriage returns; block
-// mappings and sequences; plain, single-quoted and double-quoted (without escapes)
-// one-line scalars; literal block scalars (| and |-); [] and {} and one-line flow
-// sequences of scalars. Anything else (anchors and aliases, tags, merge keys,
-// non-string keys, duplicate keys, timestamps, .inf/.nan, folded or multi-line
-// scalars, escapes, flow mappings, directives, malformed input) makes convert report
-// false, and the caller uses YAMLToJSON, which also produces the error text for
-// malformed documents. FuzzYAMLToJSONEquivalence checks the two agree.
-type fastYAML struct {
+// converter holds one conversion's state and buffers, reused through pool.
+type converter struct {
 	src  []byte
 	pos  int    // start of the line after the current one
 	ind  int    // indent of the current line; -1 at the end
 	line []byte // the current line after its indent, trailing spaces removed
 
 	out     []byte
-	entries []fastEntry
+	entries []entry
 	scratch []byte
 	depth   int
 
@@ -39,23 +49,43 @@ type fastYAML struct {
 	lastIsStr bool
 	lastStr   []byte
 
-	// Header: top-level apiVersion and kind when both are absent or strings, and
-	// irregular when the header must be read the old way (items, a non-string or
-	// case-folded apiVersion/kind).
+	// The top-level apiVersion and kind when both are absent or strings, and
+	// irregular when they must be read from the JSON (see Header).
 	apiVersion, kind string
 	irregular        bool
 }
 
-type fastEntry struct {
+type entry struct {
 	key        []byte
 	start, end int // `"key":value` in out
 }
 
-var fastPool = sync.Pool{New: func() any { return new(fastYAML) }}
+var pool = sync.Pool{New: func() any { return new(converter) }}
+
+// Header is the top-level apiVersion and kind, read on the way. Known is false
+// when they must be read from the JSON instead: the document has items, or a
+// key that case-folds to apiVersion, kind or items (encoding/json matches keys
+// case-insensitively), or an apiVersion or kind that is not a string.
+type Header struct {
+	APIVersion, Kind string
+	Known            bool
+}
+
+// ToJSON returns the JSON YAMLToJSON writes for the document body, in a new
+// slice, and its header; ok is false when body is outside the subset.
+func ToJSON(body []byte) (js []byte, h Header, ok bool) {
+	c := pool.Get().(*converter)
+	defer c.release()
+	out, ok := c.convert(body)
+	if !ok {
+		return nil, Header{}, false
+	}
+	return bytes.Clone(out), Header{APIVersion: c.apiVersion, Kind: c.kind, Known: !c.irregular}, true
+}
 
 // convert returns the JSON for body and true, or false when body is outside the
 // subset. The JSON is in c's buffer: copy it before c is reused.
-func (c *fastYAML) convert(body []byte) ([]byte, bool) {
+func (c *converter) convert(body []byte) ([]byte, bool) {
 	for _, b := range body {
 		if b >= 0x7f || (b < 0x20 && b != '\n') {
 			return nil, false
@@ -74,7 +104,7 @@ func (c *fastYAML) convert(body []byte) ([]byte, bool) {
 
 // advance makes the next line holding content the current one, skipping blank and
 // comment lines. It reports false for lines outside the subset.
-func (c *fastYAML) advance() bool {
+func (c *converter) advance() bool {
 	for c.pos < len(c.src) {
 		start := c.pos
 		l := c.src[start:]
@@ -108,14 +138,14 @@ func (c *fastYAML) advance() bool {
 func isDash(l []byte) bool { return l[0] == '-' && (len(l) == 1 || l[1] == ' ') }
 
 // block converts the block node starting on the current line.
-func (c *fastYAML) block() bool {
+func (c *converter) block() bool {
 	if isDash(c.line) {
 		return c.sequence(c.ind)
 	}
 	return c.mapping(c.ind)
 }
 
-func (c *fastYAML) mapping(ind int) bool {
+func (c *converter) mapping(ind int) bool {
 	c.depth++
 	c.lastIsStr = false
 	base := len(c.entries)
@@ -142,7 +172,7 @@ func (c *fastYAML) mapping(ind int) bool {
 		if c.depth == 1 {
 			c.header(key)
 		}
-		c.entries = append(c.entries, fastEntry{key, start, len(c.out)})
+		c.entries = append(c.entries, entry{key, start, len(c.out)})
 	}
 	if c.ind > ind {
 		return false
@@ -158,7 +188,7 @@ func (c *fastYAML) mapping(ind int) bool {
 }
 
 // header records apiVersion and kind of the top-level mapping.
-func (c *fastYAML) header(key []byte) {
+func (c *converter) header(key []byte) {
 	var dst *string
 	switch string(key) {
 	case "apiVersion":
@@ -181,7 +211,7 @@ func (c *fastYAML) header(key []byte) {
 
 // sortEntries puts the entries from base, written in out[open:close], in the order
 // encoding/json writes map keys. Duplicate keys are outside the subset.
-func (c *fastYAML) sortEntries(base, open, close int) bool {
+func (c *converter) sortEntries(base, open, close int) bool {
 	es := c.entries[base:]
 	sorted := true
 	for i := 1; i < len(es); i++ {
@@ -195,7 +225,7 @@ func (c *fastYAML) sortEntries(base, open, close int) bool {
 	if sorted {
 		return true
 	}
-	slices.SortFunc(es, func(a, b fastEntry) int { return bytes.Compare(a.key, b.key) })
+	slices.SortFunc(es, func(a, b entry) int { return bytes.Compare(a.key, b.key) })
 	for i := 1; i < len(es); i++ {
 		if bytes.Equal(es[i-1].key, es[i].key) {
 			return false
@@ -215,7 +245,7 @@ func (c *fastYAML) sortEntries(base, open, close int) bool {
 
 // value converts the value of a mapping key whose mapping is indented ind; rest is
 // what follows the colon on the key's line.
-func (c *fastYAML) value(ind int, rest []byte) bool {
+func (c *converter) value(ind int, rest []byte) bool {
 	if len(rest) == 0 {
 		if !c.advance() {
 			return false
@@ -238,7 +268,7 @@ func (c *fastYAML) value(ind int, rest []byte) bool {
 	return c.ind <= ind
 }
 
-func (c *fastYAML) sequence(ind int) bool {
+func (c *converter) sequence(ind int) bool {
 	c.out = append(c.out, '[')
 	n := 0
 	for c.ind == ind && isDash(c.line) {
@@ -294,7 +324,7 @@ func (c *fastYAML) sequence(ind int) bool {
 
 // literal converts a literal block scalar (| or |-) whose parent is indented ind,
 // then moves to the line after it.
-func (c *fastYAML) literal(ind int, head []byte) bool {
+func (c *converter) literal(ind int, head []byte) bool {
 	strip := false
 	switch string(head) {
 	case "|":
@@ -435,7 +465,7 @@ func trailerOK(t []byte) bool {
 }
 
 // scalar converts a one-line scalar or flow collection.
-func (c *fastYAML) scalar(s []byte) bool {
+func (c *converter) scalar(s []byte) bool {
 	switch s[0] {
 	case '"':
 		j := bytes.IndexByte(s[1:], '"')
@@ -475,14 +505,14 @@ func (c *fastYAML) scalar(s []byte) bool {
 	return c.plain(s)
 }
 
-func (c *fastYAML) str(s []byte) {
+func (c *converter) str(s []byte) {
 	c.out = appendJSONString(c.out, s)
 	c.lastIsStr, c.lastStr = true, s
 }
 
 // singleQuoted reads a single-quoted scalar at the start of s: its value and the
 // length it takes in s.
-func (c *fastYAML) singleQuoted(s []byte) ([]byte, int, bool) {
+func (c *converter) singleQuoted(s []byte) ([]byte, int, bool) {
 	esc := false
 	for i := 1; i < len(s); i++ {
 		if s[i] != '\'' {
@@ -505,7 +535,7 @@ func (c *fastYAML) singleQuoted(s []byte) ([]byte, int, bool) {
 }
 
 // flowSequence converts a one-line flow sequence of scalars: [], [a, "b", 'c'].
-func (c *fastYAML) flowSequence(s []byte) bool {
+func (c *converter) flowSequence(s []byte) bool {
 	c.out = append(c.out, '[')
 	i, n := 1, 0
 	for {
@@ -590,7 +620,7 @@ var yamlStyleFloat = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE]
 
 // plain writes the JSON for a plain scalar, or reports false for values this reader
 // leaves to YAMLToJSON (timestamps, infinities, NaN).
-func (c *fastYAML) plain(s []byte) bool {
+func (c *converter) plain(s []byte) bool {
 	hint := resolveHint[s[0]]
 	if hint == 0 {
 		c.str(s)
@@ -667,7 +697,7 @@ func plainIsString(s []byte) bool {
 		}
 		return true
 	}
-	var c fastYAML
+	var c converter
 	return c.plain(s) && c.lastIsStr
 }
 
@@ -679,7 +709,7 @@ func looksLikeTimestamp(s []byte) bool {
 }
 
 // float writes f as encoding/json does.
-func (c *fastYAML) float(f float64) bool {
+func (c *converter) float(f float64) bool {
 	if math.IsInf(f, 0) || math.IsNaN(f) {
 		return false
 	}
@@ -725,11 +755,11 @@ func appendJSONString(b, s []byte) []byte {
 }
 
 // release returns c to the pool unless a huge document made its buffers large.
-func (c *fastYAML) release() {
+func (c *converter) release() {
 	c.src, c.line, c.lastStr = nil, nil, nil
 	if cap(c.out) > 1<<20 || cap(c.scratch) > 1<<20 {
 		return
 	}
 	clear(c.entries[:cap(c.entries)])
-	fastPool.Put(c)
+	pool.Put(c)
 }
