@@ -86,12 +86,13 @@ bin=$work/kubectl-gwtls
 loader=$work/bench-cluster
 yaml=$work/input.yaml
 
-log "building kubectl-gwtls and the loader (hack/bench-cluster)"
+log "building kubectl-gwtls, the loader (hack/bench-cluster) and the generator (hack/generate)"
 go build -o "$bin" ./cmd/kubectl-gwtls
 go build -o "$loader" ./hack/bench-cluster
+go build -o "$work/generate" ./hack/generate
 
 log "generating --seed 1 --gateways $gateways --listeners 20 --routes $routes"
-"$bin" generate --seed 1 --gateways "$gateways" --listeners 20 --routes "$routes" -o "$yaml"
+"$work/generate" --seed 1 --gateways "$gateways" --listeners 20 --routes "$routes" -o "$yaml"
 
 log "starting kube-apiserver + etcd (state $state)"
 "$here/apiserver.sh" start >&2

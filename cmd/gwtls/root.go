@@ -45,7 +45,6 @@ BackendTLSPolicies. It reads manifests (-f, -k) or the current cluster.`,
 	root.AddCommand(NewCmdSimulate(streams, configFlags))
 	root.AddCommand(NewCmdProbe(streams, configFlags))
 	root.AddCommand(NewCmdExplain(streams, configFlags))
-	root.AddCommand(NewCmdGenerate(streams))
 	root.AddCommand(NewCmdVersion(streams))
 	setupCompletion(root)
 	return root

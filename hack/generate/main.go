@@ -1,0 +1,58 @@
+// Command generate writes a large synthetic Gateway API configuration for
+// benchmarks and scale tests (docs/performance.md), with internal/generate. It is
+// a development tool, not part of the kubectl-gwtls binary.
+//
+//	go run ./hack/generate --seed 1 --gateways 1000 --listeners 20 --routes 100000 -o 100k.yaml
+//
+// The YAML's structure depends on the flags alone; only certificate and key bytes
+// differ between runs.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/generate"
+)
+
+func main() {
+	c := generate.Config{}
+	flag.Int64Var(&c.Seed, "seed", 1, "seed of every choice; the same flags write the same structure")
+	flag.IntVar(&c.Gateways, "gateways", 1000, "number of Gateways")
+	flag.IntVar(&c.ListenersPerGateway, "listeners", 20, "listeners per Gateway")
+	flag.IntVar(&c.Routes, "routes", 100000, "number of routes (HTTPRoute, GRPCRoute, TLSRoute, TCPRoute)")
+	output := flag.String("o", "", "write to FILE instead of standard output")
+	flag.Parse()
+	if flag.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "generate: unexpected arguments %q\n", flag.Args())
+		flag.Usage()
+		os.Exit(2)
+	}
+	if c.Gateways < 1 || c.ListenersPerGateway < 1 || c.Routes < 0 {
+		fmt.Fprintln(os.Stderr, "generate: -gateways and -listeners must be at least 1, -routes at least 0")
+		os.Exit(2)
+	}
+	if err := run(c, *output); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+func run(c generate.Config, output string) error {
+	if output == "" || output == "-" {
+		return generate.Write(os.Stdout, c)
+	}
+	f, err := os.Create(output)
+	if err != nil {
+		return err
+	}
+	if err := generate.Write(f, c); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %w", output, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("%s: %w", output, err)
+	}
+	return nil
+}
