@@ -278,7 +278,11 @@ func TestGwinExamplesAreValid(t *testing.T) {
 
 func gwinSet(t testing.TB) annotations.Set {
 	t.Helper()
-	for _, s := range annotations.Default().Sets() {
+	sets, err := annotations.EmbeddedSets()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range sets {
 		if s.Implementation == "Gwin" {
 			return s
 		}

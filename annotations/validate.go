@@ -28,9 +28,6 @@ func NewValidator(sets ...Set) (*Validator, error) {
 	return v, nil
 }
 
-// Sets returns the validator's sets, e.g. to list documented keys.
-func (v *Validator) Sets() []Set { return slices.Clone(v.sets) }
-
 // Validate checks the annotations of one object of the given kind against
 // the embedded sets. See Validator.Validate.
 func Validate(kind string, annotations map[string]string) []Problem {

@@ -61,7 +61,7 @@ func Files(opts FileOptions) (*model.Model, error) {
 		}
 		inputs = append(inputs, in)
 	}
-	return Streams(inputs, opts.DefaultNamespace)
+	return decodeInputs(inputs, opts.DefaultNamespace)
 }
 
 func readPath(name string, recursive bool, stdin io.Reader) ([]input, error) {
@@ -129,9 +129,9 @@ func pathError(err error) error {
 	return err
 }
 
-// Streams decodes named YAML streams into one model. Documents are decoded on every
+// decodeInputs decodes named YAML streams into one model. Documents are decoded on every
 // core; the model keeps input order, so the result does not depend on scheduling.
-func Streams(inputs []input, defaultNamespace string) (*model.Model, error) {
+func decodeInputs(inputs []input, defaultNamespace string) (*model.Model, error) {
 	type job struct {
 		src      model.Source
 		bodyLine int
