@@ -70,6 +70,21 @@ grep -E '^(ok|FAIL|\?)\s' "$log"
 passed=$(grep -cE '^\s*--- PASS' "$log" || true)
 skipped=$(grep -cE '^\s*--- SKIP' "$log" || true)
 
+# The packages that run goroutines (the loader's decoders and cluster pages, the
+# engine's ranges, render's streaming writers, the probe proxy) and the command
+# tree that drives them end to end, under the race detector: about 30 s on 2 cores
+# with a warm build cache, about 4 minutes with a cold one (race builds of the
+# dependencies are cached apart from the plain ones).
+step "race detector: load, analyze, render, probe, cmd/gwtls"
+race_start=$SECONDS
+if ! go test -race -count=1 ./load ./analyze ./render ./probe ./cmd/gwtls > "$log" 2>&1; then
+  grep -E '^(FAIL|ok|---|panic|WARNING: DATA RACE|\s+.*_test\.go)' "$log" | grep -v -- '--- PASS' | tail -80
+  echo "go test -race failed" >&2
+  exit 1
+fi
+grep -E '^(ok|FAIL)\s' "$log"
+echo "race step: $((SECONDS - race_start)) s"
+
 step "benchmarks at the 1k size (so they cannot rot; docs/performance.md has the large sizes)"
 go test -run '^$' -bench '/1k$' -benchtime 1x -benchmem ./load ./analyze ./cmd/gwtls | grep -E '^(Benchmark|ok|FAIL)'
 

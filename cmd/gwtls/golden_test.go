@@ -144,29 +144,6 @@ func compareGolden(t *testing.T, path, got string) {
 		t.Fatalf("%v (run: go test ./cmd/gwtls -run Golden -update)", err)
 	}
 	if string(want) != got {
-		t.Errorf("%s differs from the output (review, then run: go test ./cmd/gwtls -run Golden -update)\n%s", path, diff(string(want), got))
+		t.Errorf("%s differs from the output (- golden, + output; review, then run: go test ./cmd/gwtls -run Golden -update)\n%s", path, diff(string(want), got))
 	}
-}
-
-// diff shows the first differing lines, enough to see what changed.
-func diff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	var b strings.Builder
-	shown := 0
-	for i := 0; i < len(w) || i < len(g); i++ {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl {
-			fmt.Fprintf(&b, "line %d:\n  want: %s\n  got:  %s\n", i+1, wl, gl)
-			if shown++; shown >= 10 {
-				break
-			}
-		}
-	}
-	return b.String()
 }
