@@ -60,15 +60,15 @@ var kinds = []kind{
 	{"", "Secret", "secrets", []string{"v1"}, namespaced, secret()},
 	{"", "ConfigMap", "configmaps", []string{"v1"}, namespaced, typedObject(func(m *model.Model) *[]*model.ConfigMap { return &m.ConfigMaps })},
 	// GEP-3792's Mesh is provisional: the GEP shows it as networking.x-k8s.io/v1
-	// Mesh and the module ships gateway.networking.x-k8s.io/v1alpha1 XMesh. No
-	// cluster serves either as a stable CRD, so both are read from files only.
+	// Mesh and the module ships gateway.networking.x-k8s.io/v1alpha1 XMesh. Both
+	// are read from files only: a cluster is not asked for them.
 	{"networking.x-k8s.io", "Mesh", "", []string{"v1", "v1alpha1"}, clusterScoped, mesh},
 	{"gateway.networking.x-k8s.io", "XMesh", "", []string{"v1", "v1alpha1"}, clusterScoped, mesh},
 }
 
 type groupKind struct{ group, kind string }
 
-// kindOf finds the kind an object's apiVersion group and kind name.
+// kindOf finds a kind by the group of an object's apiVersion and its kind.
 var kindOf = func() map[groupKind]*kind {
 	m := make(map[groupKind]*kind, len(kinds))
 	for i := range kinds {

@@ -11,10 +11,15 @@ import (
 // interface (nil, bool, float64, string, []any, map[string]any), as
 // json.MarshalIndent(v, prefix, indent) writes it, byte for byte: keys sorted,
 // HTML characters, U+2028 and U+2029 escaped, invalid UTF-8 replaced, floats
-// formatted as encoding/json does. It writes directly instead of marshalling
-// compact JSON, validating it and indenting it again: at 100k routes that was
-// 40% of render status -o json. FuzzIndentedJSON compares the two. ok is false
-// for a value of another type (the caller falls back to encoding/json).
+// formatted as encoding/json does. ok is false for a value of another type (the
+// caller falls back to encoding/json).
+//
+// It is worth a second JSON writer because render status -o json writes every
+// object of the input: json.MarshalIndent marshals compact JSON through
+// reflection, then scans it again to validate and indent it, and that is about
+// a quarter of the command's CPU time on the 100k-route benchmark input
+// (docs/performance.md). The price is keeping it equal to encoding/json, which
+// FuzzIndentedJSON and TestIndentedJSON check against json.MarshalIndent.
 func appendIndentedJSON(b []byte, v any, prefix, indent string, depth int) (_ []byte, ok bool) {
 	newline := func(b []byte, depth int) []byte {
 		b = append(b, '\n')
