@@ -73,8 +73,8 @@ skipped=$(grep -cE '^\s*--- SKIP' "$log" || true)
 # The packages that run goroutines (the loader's decoders and cluster pages, the
 # engine's ranges, render's streaming writers, the probe proxy) and the command
 # tree that drives them end to end, under the race detector: about 30 s on 2 cores
-# with a warm build cache, about 4 minutes with a cold one (race builds of the
-# dependencies are cached apart from the plain ones).
+# with a warm build cache, about 8.5 minutes with an empty one (race builds of
+# the dependencies are cached apart from the plain ones).
 step "race detector: load, analyze, render, probe, cmd/gwtls"
 race_start=$SECONDS
 if ! go test -race -count=1 ./load ./analyze ./render ./probe ./cmd/gwtls > "$log" 2>&1; then
