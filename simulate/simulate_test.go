@@ -265,3 +265,96 @@ spec:
 		}
 	}
 }
+
+// refusals is one Gateway with a listener for every way a request can be refused,
+// and a second Gateway that also listens on port 80.
+func refusals() []string {
+	leaf := testcert.Must(testcert.Options{CommonName: "*.example.com", DNSNames: []string{"*.example.com"}}, nil)
+	return []string{class, backend, testcert.SecretYAML("default", "cert", []*testcert.Cert{leaf}), `apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: default}
+spec:
+  gatewayClassName: gc
+  listeners:
+  - {name: http, port: 80, protocol: HTTP, hostname: "*.example.com"}
+  - {name: https, port: 443, protocol: HTTPS, hostname: "*.example.com", tls: {certificateRefs: [{name: cert}]}}
+  - {name: pass, port: 8443, protocol: TLS, hostname: "*.pass.example.com", tls: {mode: Passthrough}}
+  - {name: nocert, port: 9443, protocol: HTTPS, hostname: nocert.example.com, tls: {certificateRefs: [{name: missing}]}}
+  - {name: one, port: 8080, protocol: HTTP, hostname: "*.example.com"}
+  - {name: two, port: 8080, protocol: HTTP, hostname: "*.example.com"}`, `apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: other, namespace: default}
+spec:
+  gatewayClassName: gc
+  listeners:
+  - {name: http, port: 80, protocol: HTTP, hostname: "*.example.com"}`,
+		route("HTTPRoute", "web", "http", "www.example.com", "be"),
+		route("HTTPRoute", "shop", "https", "shop.example.com", "be"),
+		route("HTTPRoute", "empty", "https", "empty.example.com", ""),
+		route("HTTPRoute", "gone", "https", "gone.example.com", "missing"),
+		route("TLSRoute", "pass", "pass", "a.pass.example.com", "be"),
+		route("HTTPRoute", "nocert", "nocert", "nocert.example.com", "be"),
+	}
+}
+
+// route is a route of kind on listener section of Gateway gw, with one hostname
+// and one backendRef to service (none when service is empty).
+func route(kind, name, section, host, service string) string {
+	rules := "[{backendRefs: [{name: " + service + ", port: 8080}]}]"
+	if service == "" {
+		rules = "[{}]"
+	}
+	return fmt.Sprintf("apiVersion: gateway.networking.k8s.io/v1\nkind: %s\nmetadata: {name: %s, namespace: default}\nspec:\n  parentRefs: [{name: gw, sectionName: %s}]\n  hostnames: [%s]\n  rules: %s\n",
+		kind, name, section, host, rules)
+}
+
+// TestRefusalReasons: each way a request is refused, and the sentence that says
+// why (simulate's table prints it after "refused:"); a refused HTTPS request
+// still shows the certificate the handshake presented.
+func TestRefusalReasons(t *testing.T) {
+	sim := simulate.New(analyzeYAML(t, refusals()...))
+	for _, c := range []struct {
+		name         string
+		req          simulate.Request
+		listener     string
+		certificate  bool
+		alsoServedBy string
+		reason       string
+	}{
+		{"routed on HTTP, which another Gateway also listens for", simulate.Request{Host: "www.example.com", Port: 80}, "http", false, "default/other", ""},
+		{"HTTP: no route matches the Host (404)", simulate.Request{Host: "other.example.com", Port: 80}, "http", false, "default/other",
+			`no route attached to listener http matches Host "other.example.com" (HTTP 404)`},
+		{"no listener on any Gateway matches", simulate.Request{Host: "www.example.org", Port: 80}, "", false, "",
+			`no Gateway has an HTTP listener on port 80 whose hostname matches "www.example.org"`},
+		{"routed on HTTPS", simulate.Request{SNI: "shop.example.com", Port: 443}, "https", true, "", ""},
+		{"HTTPS: no route matches the SNI", simulate.Request{SNI: "nothing.example.com", Port: 443}, "https", true, "",
+			`no route attached to listener https has an intersected hostname matching SNI "nothing.example.com" (RFC 2818: a wildcard matches exactly one label)`},
+		{"HTTPS: TLS accepted, no route matches the Host (404)", simulate.Request{SNI: "shop.example.com", Host: "other.example.com", Port: 443}, "https", true, "",
+			`TLS is accepted, but no route attached to listener https matches Host "other.example.com" (HTTP 404)`},
+		{"the route has no backendRefs", simulate.Request{SNI: "empty.example.com", Port: 443}, "https", true, "",
+			"route default/empty has no backendRefs"},
+		{"no backendRef resolves", simulate.Request{SNI: "gone.example.com", Port: 443}, "https", true, "",
+			"no backendRef of route default/gone resolves (backendRef Service default/missing does not exist)"},
+		{"routed on TLS passthrough", simulate.Request{SNI: "a.pass.example.com", Port: 8443}, "pass", false, "", ""},
+		{"TLS: no route matches the SNI", simulate.Request{SNI: "b.pass.example.com", Port: 8443}, "pass", false, "",
+			`no route attached to listener pass has an intersected hostname matching SNI "b.pass.example.com" (RFC 2818: a wildcard matches exactly one label)`},
+		{"a terminating listener without a usable certificate", simulate.Request{SNI: "nocert.example.com", Port: 9443}, "nocert", false, "",
+			"listener nocert has no usable certificate to terminate TLS"},
+		{"the most specific listener is not accepted", simulate.Request{Host: "www.example.com", Port: 8080}, "one", false, "",
+			"listener one is the most specific match but is not accepted (HostnameConflict: conflicts with listener two: both are HTTP on port 8080 with hostname *.example.com)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := sim.Simulate(c.req)
+			want := simulate.Routed
+			if c.reason != "" {
+				want = simulate.Refused
+			}
+			if out.Outcome != want || out.Reason != c.reason {
+				t.Errorf("got %s: %q\nwant %s: %q", out.Outcome, out.Reason, want, c.reason)
+			}
+			if out.Listener != c.listener || (out.Certificate != nil) != c.certificate || strings.Join(out.AlsoServedBy, ",") != c.alsoServedBy {
+				t.Errorf("listener %q certificate %+v alsoServedBy %v, want %q, %v, %q", out.Listener, out.Certificate, out.AlsoServedBy, c.listener, c.certificate, c.alsoServedBy)
+			}
+		})
+	}
+}

@@ -41,7 +41,8 @@ func run(t *testing.T, stdin string, args ...string) (string, string, int) {
 
 // TestGolden runs every case in testdata/golden: NAME.yaml is the input;
 // NAME.status.golden is `render status -o yaml`; NAME.analyze.golden is the
-// `analyze` table followed by the exit code. Review changes as diffs.
+// `analyze` table followed by the exit code; NAME.simulate.golden is `simulate
+// --all` as a table and as JSON. Review changes as diffs.
 func TestGolden(t *testing.T) {
 	t.Chdir("../..") // sources in the output read testdata/golden/..., as a user's would
 	inputs, err := filepath.Glob("testdata/golden/*.yaml")
@@ -72,6 +73,16 @@ func TestGolden(t *testing.T) {
 				fmt.Fprintf(&plan, "$ render plan -o %s\n%s%s--- exit %d\n", format, stderr, out, code)
 			}
 			compareGolden(t, strings.TrimSuffix(in, ".yaml")+".plan.golden", plan.String())
+
+			// simulate every served hostname, as a table and as JSON, and a request
+			// nothing serves
+			var sim strings.Builder
+			for _, args := range [][]string{{"--all"}, {"--all", "-o", "json"}, {"--sni", "unserved.invalid"}} {
+				full := append(append([]string{"simulate", "-f", in, "--now", goldenNow, "--color", "never"}, args...), extra...)
+				out, stderr, code := run(t, "", full...)
+				fmt.Fprintf(&sim, "$ simulate %s\n%s%s--- exit %d\n", strings.Join(args, " "), stderr, out, code)
+			}
+			compareGolden(t, strings.TrimSuffix(in, ".yaml")+".simulate.golden", sim.String())
 
 			// explain every Gateway, ListenerSet, route and BackendTLSPolicy, as a tree
 			// and as JSON.
