@@ -60,6 +60,18 @@ type Finding struct {
 	Fix      string       `json:"fix,omitempty"`
 }
 
+// CountAtOrAbove is the number of findings of severity sev or higher: the
+// findings that fail a run with --fail-on sev.
+func (r *Result) CountAtOrAbove(sev Severity) int {
+	n := 0
+	for _, f := range r.Findings {
+		if f.Severity >= sev {
+			n++
+		}
+	}
+	return n
+}
+
 // ConditionRule is the stable rule ID of a condition finding: the object it is on,
 // the condition type and the reason, as gateway-api names them
 // (for example route/Accepted/NoMatchingListenerHostname).
