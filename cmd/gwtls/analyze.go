@@ -1,7 +1,7 @@
 package gwtls
 
 import (
-	"fmt"
+	"context"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -44,15 +44,15 @@ Exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage, load or connecti
 
   # CI: JSON output, fail on warnings too, Secrets come from cert-manager
   ` + commandName() + ` analyze -f deploy/ -o json --fail-on warning --external Secret`,
-		Args: cobra.NoArgs,
+		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.Complete(); err != nil {
+			if err := o.Complete(cmd, args); err != nil {
 				return err
 			}
 			if err := o.Validate(); err != nil {
 				return err
 			}
-			return o.Run(cmd)
+			return o.Run(cmd.Context())
 		},
 	}
 	o.Input.AddFlags(cmd)
@@ -62,11 +62,11 @@ Exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage, load or connecti
 	return cmd
 }
 
-// Complete fills derived values.
-func (o *AnalyzeOptions) Complete() error {
+// Complete parses the flags' values.
+func (o *AnalyzeOptions) Complete(cmd *cobra.Command, args []string) error {
 	sev, err := analyze.ParseSeverity(o.FailOn)
 	if err != nil {
-		return usageErrorf("--fail-on: %v", err)
+		return usageErrorf("--fail-on: %w", err)
 	}
 	o.failOn = sev
 	return o.Input.Complete()
@@ -86,8 +86,8 @@ func (o *AnalyzeOptions) Validate() error {
 }
 
 // Run loads, analyzes and prints.
-func (o *AnalyzeOptions) Run(cmd *cobra.Command) error {
-	res, err := o.Input.Result(cmd.Context(), o.IOStreams)
+func (o *AnalyzeOptions) Run(ctx context.Context) error {
+	res, err := o.Input.Result(ctx, o.IOStreams)
 	if err != nil {
 		return err
 	}
@@ -108,13 +108,7 @@ func (o *AnalyzeOptions) Run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	n := 0
-	for _, f := range res.Findings {
-		if f.Severity >= o.failOn {
-			n++
-		}
-	}
-	if n > 0 {
+	if n := res.CountAtOrAbove(o.failOn); n > 0 {
 		return findingsError{n}
 	}
 	return nil
@@ -143,5 +137,3 @@ func useColor(mode string, w any) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
-
-var _ = fmt.Sprint

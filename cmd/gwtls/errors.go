@@ -1,8 +1,12 @@
 package gwtls
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
 )
 
 // Exit codes (DESIGN.md "Output contracts").
@@ -12,9 +16,25 @@ const (
 	ExitError    = 2
 )
 
+// usageError is a problem with the command line itself: a flag's value, a flag
+// combination, an argument. Only these send the user to the command's help;
+// every other error says what went wrong while doing the work.
 type usageError struct{ error }
 
+func (e usageError) Unwrap() error { return e.error }
+
+// usageErrorf formats a usage error; %w keeps the cause in the chain.
 func usageErrorf(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// usageArgs makes an argument validator's error a usage error.
+func usageArgs(args cobra.PositionalArgs) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, a []string) error {
+		if err := args(cmd, a); err != nil {
+			return usageError{err}
+		}
+		return nil
+	}
+}
 
 type loadError struct{ error }
 
@@ -39,4 +59,19 @@ func ExitCode(err error) int {
 	default:
 		return ExitError
 	}
+}
+
+// Execute runs the command tree, prints an error the way kubectl does (a usage
+// error points at the command's help) and returns the exit code.
+func Execute(ctx context.Context, root *cobra.Command, errOut io.Writer) int {
+	cmd, err := root.ExecuteContextC(ctx)
+	code := ExitCode(err)
+	if err == nil || code == ExitFindings {
+		return code
+	}
+	fmt.Fprintf(errOut, "error: %v\n", err)
+	if errors.As(err, new(usageError)) && cmd != nil {
+		fmt.Fprintf(errOut, "See '%s -h' for help and examples\n", cmd.CommandPath())
+	}
+	return code
 }

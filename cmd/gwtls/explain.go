@@ -1,6 +1,7 @@
 package gwtls
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/explain"
+	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 	"github.com/kubectl-gwtls/kubectl-gwtls/render"
 )
 
@@ -19,6 +21,8 @@ type ExplainOptions struct {
 	Listener string
 	Output   string
 	Color    string
+
+	ref model.Ref // KIND/NAME, completed
 	genericiooptions.IOStreams
 }
 
@@ -40,23 +44,15 @@ backendtlspolicy.`,
 		Example: `  ` + commandName() + ` explain tlsroute/my-route -n apps -f manifests/
   ` + commandName() + ` explain gateway/edge -n infra --listener https
   ` + commandName() + ` explain backendtlspolicy/api-tls -n apps -o json`,
-		Args: cobra.ExactArgs(1),
+		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			switch o.Output {
-			case "", "tree", "json":
-			default:
-				return usageErrorf("--output %q: want tree or json", o.Output)
-			}
-			if err := validColor(o.Color); err != nil {
+			if err := o.Complete(cmd, args); err != nil {
 				return err
 			}
-			if err := o.Input.Complete(); err != nil {
+			if err := o.Validate(); err != nil {
 				return err
 			}
-			if err := o.Input.Validate(); err != nil {
-				return err
-			}
-			return o.Run(cmd, args[0])
+			return o.Run(cmd.Context())
 		},
 	}
 	o.Input.AddFlags(cmd)
@@ -66,25 +62,46 @@ backendtlspolicy.`,
 	return cmd
 }
 
-// Run explains one object.
-func (o *ExplainOptions) Run(cmd *cobra.Command, arg string) error {
-	ns, _ := o.Input.namespace()
-	ref, err := explain.ParseRef(arg, ns)
-	if err != nil {
-		return usageErrorf("%v", err)
+// Complete reads KIND/NAME in the request's namespace and asks the engine to
+// trace that object's decisions.
+func (o *ExplainOptions) Complete(cmd *cobra.Command, args []string) error {
+	if err := o.Input.Complete(); err != nil {
+		return err
 	}
-	o.Input.trace, o.Input.traceOnly = true, &ref
-	res, err := o.Input.Result(cmd.Context(), o.IOStreams)
+	ref, err := explain.ParseRef(args[0], o.Input.namespace)
+	if err != nil {
+		return usageError{err}
+	}
+	o.ref = ref
+	o.Input.trace, o.Input.traceOnly = true, &o.ref
+	return nil
+}
+
+// Validate checks the flags.
+func (o *ExplainOptions) Validate() error {
+	switch o.Output {
+	case "", "tree", "json":
+	default:
+		return usageErrorf("--output %q: want tree or json", o.Output)
+	}
+	if err := validColor(o.Color); err != nil {
+		return err
+	}
+	return o.Input.Validate()
+}
+
+// Run explains one object.
+func (o *ExplainOptions) Run(ctx context.Context) error {
+	res, err := o.Input.Result(ctx, o.IOStreams)
 	if err != nil {
 		return err
 	}
-	x, err := explain.Explain(res, ref, explain.Options{Listener: o.Listener})
-	var nf *explain.NotFoundError
-	if errors.As(err, &nf) {
-		return usageErrorf("%v (use -n to pick the namespace)", err)
+	x, err := explain.Explain(res, o.ref, explain.Options{Listener: o.Listener})
+	if nf := (*explain.NotFoundError)(nil); errors.As(err, &nf) {
+		return fmt.Errorf("%w (use -n to pick the namespace)", err)
 	}
 	if err != nil {
-		return usageErrorf("%v", err)
+		return err
 	}
 	if o.Output == "json" {
 		b, err := json.MarshalIndent(x, "", "  ")

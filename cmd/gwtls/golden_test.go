@@ -2,6 +2,7 @@ package gwtls
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -31,11 +32,7 @@ func run(t *testing.T, stdin string, args ...string) (string, string, int) {
 	root.SetArgs(args)
 	root.SetOut(&out)
 	root.SetErr(&errOut)
-	err := root.Execute()
-	code := ExitCode(err)
-	if err != nil && code != ExitFindings {
-		fmt.Fprintf(&errOut, "error: %v\n", err)
-	}
+	code := Execute(context.Background(), root, &errOut)
 	return out.String(), errOut.String(), code
 }
 

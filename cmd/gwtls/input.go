@@ -47,6 +47,11 @@ type InputOptions struct {
 	external []analyze.ExternalRef
 	features analyze.Features
 	caBundle *x509.CertPool
+	// namespace is the namespace of the request, resolved once as kubectl does
+	// (-n, else the kubeconfig context's, else "default"): the cluster namespace
+	// to read, the namespace of file objects that name none, and the namespace of
+	// explain's KIND/NAME.
+	namespace string
 	// trace asks the engine to record decisions (explain reads them); traceOnly
 	// limits that to the object explained.
 	trace     bool
@@ -83,11 +88,8 @@ func (o *InputOptions) AddFlags(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&o.SupportedFeatures, "supported-features", "", "comma-separated Gateway API features the implementation supports (default: a class's status.supportedFeatures, else all)")
 }
 
-// Complete parses the flags' values.
+// Complete parses the flags' values and resolves the namespace.
 func (o *InputOptions) Complete() error {
-	if o.ChunkSize < 0 {
-		return usageErrorf("--chunk-size %d: want 0 (no pages) or a page size", o.ChunkSize)
-	}
 	o.now = time.Now()
 	if o.Now != "" {
 		t, err := time.Parse(time.RFC3339, o.Now)
@@ -96,10 +98,11 @@ func (o *InputOptions) Complete() error {
 		}
 		o.now = t
 	}
+	o.external = nil
 	for _, s := range o.External {
 		e, err := analyze.ParseExternal(s)
 		if err != nil {
-			return usageErrorf("%v", err)
+			return usageError{err}
 		}
 		o.external = append(o.external, e)
 	}
@@ -109,18 +112,37 @@ func (o *InputOptions) Complete() error {
 	if o.CABundle != "" {
 		data, err := os.ReadFile(o.CABundle)
 		if err != nil {
-			return usageErrorf("--ca-bundle: %v", err)
+			return usageErrorf("--ca-bundle: %w", err)
 		}
 		o.caBundle = x509.NewCertPool()
 		if !o.caBundle.AppendCertsFromPEM(data) {
 			return usageErrorf("--ca-bundle %s: no PEM certificate in it", o.CABundle)
 		}
 	}
+	o.namespace = requestNamespace(o.ConfigFlags)
 	return nil
 }
 
-// Validate rejects flag combinations that cannot work.
+// requestNamespace is the namespace a kubectl command works in:
+// ToRawKubeConfigLoader().Namespace() gives -n, else the current context's
+// namespace, else "default". A kubeconfig that cannot be read does not stop an
+// analysis of files: -n, else "default".
+func requestNamespace(flags *genericclioptions.ConfigFlags) string {
+	ns, _, err := flags.ToRawKubeConfigLoader().Namespace()
+	if err != nil || ns == "" {
+		if flags.Namespace != nil && *flags.Namespace != "" {
+			return *flags.Namespace
+		}
+		return "default"
+	}
+	return ns
+}
+
+// Validate rejects flag values and combinations that cannot work.
 func (o *InputOptions) Validate() error {
+	if o.ChunkSize < 0 {
+		return usageErrorf("--chunk-size %d: want 0 (no pages) or a page size", o.ChunkSize)
+	}
 	if o.kustomize != "" && len(o.filenames) > 0 {
 		return usageErrorf("-k and -f cannot be used together")
 	}
@@ -129,28 +151,16 @@ func (o *InputOptions) Validate() error {
 
 func (o *InputOptions) fromFiles() bool { return len(o.filenames) > 0 || o.kustomize != "" }
 
-func (o *InputOptions) namespace() (ns string, explicit bool) {
-	ns, explicit, err := o.ConfigFlags.ToRawKubeConfigLoader().Namespace()
-	if err != nil || ns == "" {
-		return "default", explicit
-	}
-	return ns, explicit
-}
-
 // Load reads the model from files or the cluster.
 func (o *InputOptions) Load(ctx context.Context, streams genericiooptions.IOStreams) (*model.Model, error) {
 	if o.fromFiles() {
-		ns := "default"
-		if o.ConfigFlags.Namespace != nil && *o.ConfigFlags.Namespace != "" {
-			ns = *o.ConfigFlags.Namespace
-		}
-		m, err := load.Files(load.FileOptions{Filenames: o.filenames, Recursive: o.recursive, Kustomize: o.kustomize, DefaultNamespace: ns, Stdin: streams.In})
+		m, err := load.Files(load.FileOptions{Filenames: o.filenames, Recursive: o.recursive, Kustomize: o.kustomize, DefaultNamespace: o.namespace, Stdin: streams.In})
 		if err != nil {
 			return nil, loadError{err}
 		}
 		return m, nil
 	}
-	ns, _ := o.namespace()
+	ns := o.namespace
 	if o.AllNamespaces {
 		ns = ""
 	}

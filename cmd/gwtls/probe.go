@@ -79,15 +79,15 @@ spec.mesh.trustBundle.`,
   ` + commandName() + ` probe -f manifests/ --target 203.0.113.7:443
   ` + commandName() + ` probe --gateway infra/edge          # addresses from the Gateway's status
   ` + commandName() + ` probe -f manifests/ --ocg --ocg-target 10.0.0.5:8443 --sni svc.mesh --client-cert gw.crt --client-key gw.key`,
-		Args: cobra.NoArgs,
+		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.Complete(cmd, args); err != nil {
+				return err
+			}
 			if err := o.Validate(); err != nil {
 				return err
 			}
-			if err := o.Input.Complete(); err != nil {
-				return err
-			}
-			return o.Run(cmd)
+			return o.Run(cmd.Context())
 		},
 	}
 	o.Input.AddFlags(cmd)
@@ -108,6 +108,19 @@ spec.mesh.trustBundle.`,
 	return cmd
 }
 
+// Complete reads each --backend NAMESPACE/NAME:PORT=HOST:PORT into a map.
+func (o *ProbeOptions) Complete(cmd *cobra.Command, args []string) error {
+	o.backends = make(map[string]string, len(o.Backends))
+	for _, b := range o.Backends {
+		k, v, ok := strings.Cut(b, "=")
+		if !ok || k == "" || v == "" {
+			return usageErrorf("--backend %q: want NAMESPACE/NAME:PORT=HOST:PORT", b)
+		}
+		o.backends[k] = v
+	}
+	return o.Input.Complete()
+}
+
 // Validate checks the flags.
 func (o *ProbeOptions) Validate() error {
 	switch o.Output {
@@ -117,19 +130,18 @@ func (o *ProbeOptions) Validate() error {
 	}
 	for _, s := range o.SNIs {
 		if err := hostname.ValidatePrecise(s); err != nil {
-			return usageErrorf("--sni: %v", err)
+			return usageErrorf("--sni: %w", err)
 		}
 	}
-	o.backends = map[string]string{}
-	for _, b := range o.Backends {
-		k, v, ok := strings.Cut(b, "=")
-		if !ok || k == "" || v == "" {
-			return usageErrorf("--backend %q: want NAMESPACE/NAME:PORT=HOST:PORT", b)
-		}
+	for k, v := range o.backends {
 		if _, _, err := net.SplitHostPort(v); err != nil {
-			return usageErrorf("--backend %q: %v", b, err)
+			return usageErrorf("--backend %q: %w", k+"="+v, err)
 		}
-		o.backends[k] = v
+	}
+	for _, t := range o.Targets {
+		if _, _, err := net.SplitHostPort(t); err != nil {
+			return usageErrorf("--target %s: want HOST:PORT: %w", t, err)
+		}
 	}
 	if o.Timeout <= 0 || o.Concurrency <= 0 {
 		return usageErrorf("--timeout and --concurrency must be positive")
@@ -144,14 +156,10 @@ func (o *ProbeOptions) Validate() error {
 }
 
 // Run probes and prints.
-func (o *ProbeOptions) Run(cmd *cobra.Command) error {
-	res, err := o.Input.Result(cmd.Context(), o.IOStreams)
+func (o *ProbeOptions) Run(ctx context.Context) error {
+	res, err := o.Input.Result(ctx, o.IOStreams)
 	if err != nil {
 		return err
-	}
-	ctx := cmd.Context()
-	if ctx == nil {
-		ctx = context.Background()
 	}
 	switch {
 	case o.OCG:

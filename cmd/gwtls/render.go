@@ -1,6 +1,7 @@
 package gwtls
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -31,6 +32,8 @@ type RenderPlanOptions struct {
 	Issuer string
 	TTL    int64
 	Color  string
+
+	issuerKind, issuerName string
 	genericiooptions.IOStreams
 }
 
@@ -52,27 +55,15 @@ cert-manager Certificate objects for --issuer.`,
   ` + commandName() + ` render plan -f manifests/ -o json
   ` + commandName() + ` render plan -f manifests/ -o certificate --issuer ClusterIssuer/letsencrypt | kubectl apply -f -
   ` + commandName() + ` render plan -A -o dnsendpoint`,
-		Args: cobra.NoArgs,
+		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			switch o.Output {
-			case "", "table", "json", "yaml", "dnsendpoint":
-			case "certificate":
-				if _, _, ok := strings.Cut(o.Issuer, "/"); !ok {
-					return usageErrorf("-o certificate needs --issuer KIND/NAME, for example --issuer ClusterIssuer/letsencrypt")
-				}
-			default:
-				return usageErrorf("--output %q: want table, json, yaml, dnsendpoint or certificate", o.Output)
-			}
-			if err := validColor(o.Color); err != nil {
+			if err := o.Complete(cmd, args); err != nil {
 				return err
 			}
-			if err := o.Input.Complete(); err != nil {
+			if err := o.Validate(); err != nil {
 				return err
 			}
-			if err := o.Input.Validate(); err != nil {
-				return err
-			}
-			return o.Run(cmd)
+			return o.Run(cmd.Context())
 		},
 	}
 	o.Input.AddFlags(cmd)
@@ -83,9 +74,32 @@ cert-manager Certificate objects for --issuer.`,
 	return cmd
 }
 
+// Complete reads --issuer as KIND/NAME.
+func (o *RenderPlanOptions) Complete(cmd *cobra.Command, args []string) error {
+	o.issuerKind, o.issuerName, _ = strings.Cut(o.Issuer, "/")
+	return o.Input.Complete()
+}
+
+// Validate checks the flags.
+func (o *RenderPlanOptions) Validate() error {
+	switch o.Output {
+	case "", "table", "json", "yaml", "dnsendpoint":
+	case "certificate":
+		if o.issuerKind == "" || o.issuerName == "" {
+			return usageErrorf("-o certificate needs --issuer KIND/NAME, for example --issuer ClusterIssuer/letsencrypt")
+		}
+	default:
+		return usageErrorf("--output %q: want table, json, yaml, dnsendpoint or certificate", o.Output)
+	}
+	if err := validColor(o.Color); err != nil {
+		return err
+	}
+	return o.Input.Validate()
+}
+
 // Run loads, analyzes and prints the plan.
-func (o *RenderPlanOptions) Run(cmd *cobra.Command) error {
-	res, err := o.Input.Result(cmd.Context(), o.IOStreams)
+func (o *RenderPlanOptions) Run(ctx context.Context) error {
+	res, err := o.Input.Result(ctx, o.IOStreams)
 	if err != nil {
 		return err
 	}
@@ -102,8 +116,7 @@ func (o *RenderPlanOptions) Run(cmd *cobra.Command) error {
 		}
 		return err
 	case "certificate":
-		kind, name, _ := strings.Cut(o.Issuer, "/")
-		return render.Certificates(o.Out, plan, kind, name)
+		return render.Certificates(o.Out, plan, o.issuerKind, o.issuerName)
 	}
 	return render.PlanTable(o.Out, plan, render.Style{Color: useColor(o.Color, o.Out)})
 }
@@ -126,20 +139,15 @@ func NewCmdRenderStatus(streams genericiooptions.IOStreams, configFlags *generic
 
   # Reproducible output for golden files
   ` + commandName() + ` render status -f manifests/ -o yaml --now 2026-01-01T00:00:00Z`,
-		Args: cobra.NoArgs,
+		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.Input.Complete(); err != nil {
+			if err := o.Complete(cmd, args); err != nil {
 				return err
 			}
-			switch o.Output {
-			case "", "json", "yaml":
-			default:
-				return usageErrorf("--output %q: want json or yaml", o.Output)
-			}
-			if err := o.Input.Validate(); err != nil {
+			if err := o.Validate(); err != nil {
 				return err
 			}
-			return o.Run(cmd)
+			return o.Run(cmd.Context())
 		},
 	}
 	o.Input.AddFlags(cmd)
@@ -147,9 +155,24 @@ func NewCmdRenderStatus(streams genericiooptions.IOStreams, configFlags *generic
 	return cmd
 }
 
+// Complete parses the input flags.
+func (o *RenderStatusOptions) Complete(cmd *cobra.Command, args []string) error {
+	return o.Input.Complete()
+}
+
+// Validate checks the flags.
+func (o *RenderStatusOptions) Validate() error {
+	switch o.Output {
+	case "", "json", "yaml":
+	default:
+		return usageErrorf("--output %q: want json or yaml", o.Output)
+	}
+	return o.Input.Validate()
+}
+
 // Run loads, analyzes and prints the computed status.
-func (o *RenderStatusOptions) Run(cmd *cobra.Command) error {
-	res, err := o.Input.Result(cmd.Context(), o.IOStreams)
+func (o *RenderStatusOptions) Run(ctx context.Context) error {
+	res, err := o.Input.Result(ctx, o.IOStreams)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,8 @@
 package gwtls
 
 import (
+	"context"
+
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -34,20 +36,25 @@ which GitHub renders inside a ` + "```mermaid" + ` block of a pull-request comme
 
   # Mermaid, for a pull-request comment or a Markdown page
   ` + commandName() + ` render graph -f manifests/ -o mermaid`,
-		Args: cobra.NoArgs,
+		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.Input.Complete(); err != nil {
+			if err := o.Complete(cmd, args); err != nil {
 				return err
 			}
 			if err := o.Validate(); err != nil {
 				return err
 			}
-			return o.Run(cmd)
+			return o.Run(cmd.Context())
 		},
 	}
 	o.Input.AddFlags(cmd)
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "dot", "output format: dot (Graphviz) or mermaid")
 	return cmd
+}
+
+// Complete parses the input flags.
+func (o *RenderGraphOptions) Complete(cmd *cobra.Command, args []string) error {
+	return o.Input.Complete()
 }
 
 // Validate checks the flags.
@@ -61,8 +68,8 @@ func (o *RenderGraphOptions) Validate() error {
 }
 
 // Run loads, analyzes and draws.
-func (o *RenderGraphOptions) Run(cmd *cobra.Command) error {
-	res, err := o.Input.Result(cmd.Context(), o.IOStreams)
+func (o *RenderGraphOptions) Run(ctx context.Context) error {
+	res, err := o.Input.Result(ctx, o.IOStreams)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,8 @@
 package gwtls
 
 import (
+	"context"
+
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
@@ -33,15 +35,15 @@ output is deterministic.`,
 
   # file:line as links into the commit under review
   ` + commandName() + ` render report -f deploy/ --source-url "https://github.com/$GITHUB_REPOSITORY/blob/$GITHUB_SHA"`,
-		Args: cobra.NoArgs,
+		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.Input.Complete(); err != nil {
+			if err := o.Complete(cmd, args); err != nil {
 				return err
 			}
 			if err := o.Validate(); err != nil {
 				return err
 			}
-			return o.Run(cmd)
+			return o.Run(cmd.Context())
 		},
 	}
 	o.Input.AddFlags(cmd)
@@ -49,6 +51,11 @@ output is deterministic.`,
 	cmd.Flags().StringVar(&o.SourceURL, "source-url", "", "link file:line to SOURCE_URL/FILE#LLINE (e.g. https://github.com/OWNER/REPO/blob/SHA)")
 	cmd.Flags().StringVar(&o.Title, "title", "kubectl-gwtls", "the report's heading")
 	return cmd
+}
+
+// Complete parses the input flags.
+func (o *RenderReportOptions) Complete(cmd *cobra.Command, args []string) error {
+	return o.Input.Complete()
 }
 
 // Validate checks the flags.
@@ -62,8 +69,8 @@ func (o *RenderReportOptions) Validate() error {
 }
 
 // Run loads, analyzes and writes the report.
-func (o *RenderReportOptions) Run(cmd *cobra.Command) error {
-	res, err := o.Input.Result(cmd.Context(), o.IOStreams)
+func (o *RenderReportOptions) Run(ctx context.Context) error {
+	res, err := o.Input.Result(ctx, o.IOStreams)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,8 @@
 // Package gwtls holds the cobra commands of kubectl-gwtls. Each command follows
-// kubectl's Options pattern (Complete, Validate, Run) and only wires flags to the
-// library: load -> analyze -> render.
+// kubectl's Options pattern: Complete derives values from the flags and
+// arguments, Validate checks them without changing anything, Run does the work
+// (load -> analyze -> render), and the command's RunE is exactly those three
+// calls. Only Complete and Validate return usage errors.
 package gwtls
 
 import (
@@ -40,12 +42,13 @@ BackendTLSPolicies. It reads manifests (-f, -k) or the current cluster.`,
 		SilenceErrors: true,
 	}
 	configFlags.AddFlags(root.PersistentFlags())
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(NewCmdAnalyze(streams, configFlags))
 	root.AddCommand(NewCmdRender(streams, configFlags))
 	root.AddCommand(NewCmdSimulate(streams, configFlags))
 	root.AddCommand(NewCmdProbe(streams, configFlags))
 	root.AddCommand(NewCmdExplain(streams, configFlags))
 	root.AddCommand(NewCmdVersion(streams))
-	setupCompletion(root)
+	root.AddCommand(NewCmdCompletion(streams))
 	return root
 }

@@ -1,6 +1,7 @@
 package gwtls
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 
@@ -24,6 +25,8 @@ type SimulateOptions struct {
 	All     bool
 	Output  string
 	Color   string
+
+	port int32 // --port, or its default for the request
 	genericiooptions.IOStreams
 }
 
@@ -42,15 +45,15 @@ BackendTLSPolicy that applies to each. Exit 1 when the connection is refused.`,
 		Example: `  ` + commandName() + ` simulate -f manifests/ --sni shop.example.com --port 443
   ` + commandName() + ` simulate -A --sni api.example.com --host api.example.com
   ` + commandName() + ` simulate -f manifests/ --all          # every intersected hostname, as a matrix`,
-		Args: cobra.NoArgs,
+		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.Complete(cmd, args); err != nil {
+				return err
+			}
 			if err := o.Validate(); err != nil {
 				return err
 			}
-			if err := o.Input.Complete(); err != nil {
-				return err
-			}
-			return o.Run(cmd)
+			return o.Run(cmd.Context())
 		},
 	}
 	o.Input.AddFlags(cmd)
@@ -62,6 +65,18 @@ BackendTLSPolicy that applies to each. Exit 1 when the connection is refused.`,
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "output format: table (default), json, yaml")
 	cmd.Flags().StringVar(&o.Color, "color", "auto", "colour: auto, always, never")
 	return cmd
+}
+
+// Complete picks the port: --port, else 443 for TLS and 80 for plain HTTP.
+func (o *SimulateOptions) Complete(cmd *cobra.Command, args []string) error {
+	o.port = o.Port
+	if o.port == 0 {
+		o.port = 443
+		if o.SNI == "" {
+			o.port = 80
+		}
+	}
+	return o.Input.Complete()
 }
 
 // Validate checks the flags.
@@ -79,12 +94,6 @@ func (o *SimulateOptions) Validate() error {
 			return usageErrorf("--sni: %v", err)
 		}
 	}
-	if o.Port == 0 {
-		o.Port = 443
-		if o.SNI == "" {
-			o.Port = 80
-		}
-	}
 	if err := validColor(o.Color); err != nil {
 		return err
 	}
@@ -92,8 +101,8 @@ func (o *SimulateOptions) Validate() error {
 }
 
 // Run simulates and prints.
-func (o *SimulateOptions) Run(cmd *cobra.Command) error {
-	res, err := o.Input.Result(cmd.Context(), o.IOStreams)
+func (o *SimulateOptions) Run(ctx context.Context) error {
+	res, err := o.Input.Result(ctx, o.IOStreams)
 	if err != nil {
 		return err
 	}
@@ -107,7 +116,7 @@ func (o *SimulateOptions) Run(cmd *cobra.Command) error {
 		}
 		single = outs
 	} else {
-		out := sim.Simulate(simulate.Request{SNI: o.SNI, Host: o.Host, Port: o.Port, Gateway: o.Gateway})
+		out := sim.Simulate(simulate.Request{SNI: o.SNI, Host: o.Host, Port: o.port, Gateway: o.Gateway})
 		outs = []simulate.Outcome{out}
 		single = out
 	}

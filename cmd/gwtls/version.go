@@ -1,6 +1,7 @@
 package gwtls
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"runtime"
@@ -68,6 +69,8 @@ func GetBuildInfo() BuildInfo {
 // VersionOptions are the options of `version`.
 type VersionOptions struct {
 	Output string
+
+	build BuildInfo
 	genericiooptions.IOStreams
 }
 
@@ -79,16 +82,25 @@ func NewCmdVersion(streams genericiooptions.IOStreams) *cobra.Command {
 		Short: "Print the version, git commit, build date and Go version",
 		Example: `  ` + commandName() + ` version
   ` + commandName() + ` version -o json`,
-		Args: cobra.NoArgs,
+		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.Complete(cmd, args); err != nil {
+				return err
+			}
 			if err := o.Validate(); err != nil {
 				return err
 			}
-			return o.Run()
+			return o.Run(cmd.Context())
 		},
 	}
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "output format: text (default) or json")
 	return cmd
+}
+
+// Complete reads the build information.
+func (o *VersionOptions) Complete(cmd *cobra.Command, args []string) error {
+	o.build = GetBuildInfo()
+	return nil
 }
 
 // Validate checks the flags.
@@ -101,8 +113,8 @@ func (o *VersionOptions) Validate() error {
 }
 
 // Run prints the build information.
-func (o *VersionOptions) Run() error {
-	b := GetBuildInfo()
+func (o *VersionOptions) Run(ctx context.Context) error {
+	b := o.build
 	if o.Output == "json" {
 		data, err := json.MarshalIndent(b, "", "  ")
 		if err != nil {

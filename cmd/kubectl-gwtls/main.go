@@ -3,7 +3,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"runtime/debug"
 
@@ -15,13 +14,7 @@ import (
 func main() {
 	tuneGC()
 	streams := genericiooptions.IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}
-	root := gwtls.NewRootCmd(streams)
-	err := root.ExecuteContext(context.Background())
-	code := gwtls.ExitCode(err)
-	if err != nil && code != gwtls.ExitFindings {
-		fmt.Fprintf(os.Stderr, "error: %v\n", err)
-	}
-	os.Exit(code)
+	os.Exit(gwtls.Execute(context.Background(), gwtls.NewRootCmd(streams), os.Stderr))
 }
 
 // tuneGC trades memory the tool does not need for less collection: a large
