@@ -1,8 +1,8 @@
 // Package simulate answers "if a client connects with SNI x (and Host h) to port p,
-// what happens?" from the engine's Result: the listener chosen, the route, the
-// certificate served, the backends and their backend TLS, or why the connection is
-// refused. It decides nothing the engine has not: it only queries the Result with
-// the hostname package's matching rules (spec 003).
+// what happens?" from the configuration's serving table: the listener chosen, the
+// route, the certificate served, the backends and their backend TLS, or why the
+// connection is refused. It decides nothing itself: the serving package answers,
+// and this package says it in the user's terms.
 package simulate
 
 import (
@@ -13,8 +13,8 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
-	"github.com/kubectl-gwtls/kubectl-gwtls/hostname"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
+	"github.com/kubectl-gwtls/kubectl-gwtls/serving"
 )
 
 // Request is one simulated connection.
@@ -83,84 +83,67 @@ type BackendTLS struct {
 	SubjectAltNames []string `json:"subjectAltNames,omitempty"`
 }
 
-// Simulator answers requests against one Result.
+// Simulator answers requests against one serving table.
 type Simulator struct {
-	res      *analyze.Result
-	gateways map[string]*analyze.GatewayResult
+	table *serving.Table
 }
 
-// New indexes a Result for simulation.
-func New(res *analyze.Result) *Simulator {
-	s := &Simulator{res: res, gateways: make(map[string]*analyze.GatewayResult, len(res.Gateways))}
-	for _, g := range res.Gateways {
-		s.gateways[gatewayName(g)] = g
-	}
-	return s
-}
+// New builds the serving table of a Result and simulates on it.
+func New(res *analyze.Result) *Simulator { return ForTable(serving.Build(res)) }
 
-// listeners returns every listener of the Gateway configured on a port: its own and
-// those of its admitted ListenerSets.
-func listeners(g *analyze.GatewayResult, port int32) []*analyze.ListenerResult {
-	var out []*analyze.ListenerResult
-	for _, l := range g.Listeners {
-		if int32(l.Listener.Port) == port {
-			out = append(out, l)
-		}
-	}
-	for _, ls := range g.ListenerSets {
-		if !ls.Allowed || !analyze.IsTrue(ls.Conditions, "Accepted") {
-			continue
-		}
-		for _, l := range ls.Listeners {
-			if int32(l.Listener.Port) == port {
-				out = append(out, l)
-			}
-		}
-	}
-	return out
-}
+// ForTable simulates on a serving table already built.
+func ForTable(t *serving.Table) *Simulator { return &Simulator{table: t} }
 
-func gatewayName(g *analyze.GatewayResult) string {
-	return g.Gateway.Obj.Namespace + "/" + g.Gateway.Obj.Name
-}
-
-// Simulate decides one request.
+// Simulate decides one request: on every Gateway (or the one asked for) that has a
+// listener for it on the port, preferring a Gateway that routes it and naming the
+// others.
 func (s *Simulator) Simulate(req Request) Outcome {
 	if req.Host == "" {
 		req.Host = req.SNI
 	}
-	var outcomes []Outcome
-	gateways := s.res.Gateways
+	gateways := s.table.Gateways
 	if req.Gateway != "" {
 		gateways = nil
-		if g := s.gateways[req.Gateway]; g != nil {
-			gateways = []*analyze.GatewayResult{g}
+		ns, name, _ := strings.Cut(req.Gateway, "/")
+		if g := s.table.Gateway(model.NamespacedName{Namespace: ns, Name: name}); g != nil {
+			gateways = []*serving.Gateway{g}
 		}
 	}
+	var outcomes []Outcome
 	for _, g := range gateways {
-		if o, ok := s.onGateway(g, req); ok {
-			outcomes = append(outcomes, o)
+		p := g.Port(req.Port)
+		if p == nil {
+			continue
 		}
+		d := p.Decide(serving.Request{SNI: req.SNI, Host: req.Host})
+		if d.Refusal == serving.NoListener {
+			continue
+		}
+		outcomes = append(outcomes, outcome(g.Name.String(), req, d, nil))
 	}
 	if len(outcomes) == 0 {
-		what := "a TLS (HTTPS or TLS) listener"
-		if req.SNI == "" {
-			what = "an HTTP listener"
-		}
-		where := "no Gateway"
-		if req.Gateway != "" {
-			where = "Gateway " + req.Gateway
-		}
-		return Outcome{Outcome: Refused, Request: req, Gateway: req.Gateway,
-			Reason: fmt.Sprintf("%s has %s on port %d whose hostname matches %q", where, what, req.Port, displayHost(req))}
+		return noListener(req)
 	}
-	// Prefer a Gateway that routes the request; report the others.
 	sort.SliceStable(outcomes, func(i, j int) bool { return outcomes[i].Outcome == Routed && outcomes[j].Outcome != Routed })
 	best := outcomes[0]
 	for _, o := range outcomes[1:] {
 		best.AlsoServedBy = append(best.AlsoServedBy, o.Gateway)
 	}
 	return best
+}
+
+// noListener is the refusal of a request no listener takes.
+func noListener(req Request) Outcome {
+	what := "a TLS (HTTPS or TLS) listener"
+	if req.SNI == "" {
+		what = "an HTTP listener"
+	}
+	where := "no Gateway"
+	if req.Gateway != "" {
+		where = "Gateway " + req.Gateway
+	}
+	return Outcome{Outcome: Refused, Request: req, Gateway: req.Gateway,
+		Reason: fmt.Sprintf("%s has %s on port %d whose hostname matches %q", where, what, req.Port, displayHost(req))}
 }
 
 func displayHost(req Request) string {
@@ -170,181 +153,86 @@ func displayHost(req Request) string {
 	return req.Host
 }
 
-// onGateway selects the listener of one Gateway (spec 003 "Listener ordering": exact,
-// then the most specific wildcard, then no hostname; the request hostname is matched
-// like a Host header, a wildcard covering one or more labels). ok is false when no
-// listener on the port could take the request.
-func (s *Simulator) onGateway(g *analyze.GatewayResult, req Request) (Outcome, bool) {
-	out := Outcome{Request: req, Gateway: gatewayName(g), Outcome: Refused}
-	tls := req.SNI != ""
-	var cands []*analyze.ListenerResult
-	for _, l := range listeners(g, req.Port) {
-		p := l.Listener.Protocol
-		if tls && (p == gwv1.HTTPSProtocolType || p == gwv1.TLSProtocolType) || !tls && p == gwv1.HTTPProtocolType {
-			cands = append(cands, l)
-		}
-	}
-	patterns := make([]string, len(cands))
-	for i, l := range cands {
-		patterns[i] = l.Hostname()
-	}
-	name := displayHost(req)
-	best, ok := hostname.MostSpecificMatch(patterns, name, hostname.MatchesHost)
-	if !ok {
-		return out, false
-	}
-	// Several listeners may share the winning hostname (a conflict): all are refused.
-	var chosen []*analyze.ListenerResult
-	for _, l := range cands {
-		if l.Hostname() == best {
-			chosen = append(chosen, l)
-		}
-	}
-	l := chosen[0]
-	for _, c := range chosen {
-		if c.Accepted {
-			l = c
-			break
-		}
-	}
-	out.Listener = l.Name()
-	if l.ListenerSet != nil {
-		o := l.Owner()
+// backendCache keeps a route's backends, once said, for every row that reaches
+// it; nil keeps nothing.
+type backendCache map[*analyze.RouteResult][]Backend
+
+// outcome says a Gateway port's decision.
+func outcome(gateway string, req Request, d serving.Decision, cache backendCache) Outcome {
+	out := Outcome{Request: req, Gateway: gateway, Outcome: Refused}
+	l := d.Listener
+	out.Listener = l.Name
+	if l.FromListenerSet() {
+		o := l.Owner
 		out.ListenerOwner = &o
 	}
-	out.Mode = string(l.TLSMode())
-	if !l.Accepted {
-		c := analyze.Find(l.Conditions, "Accepted")
-		out.Reason = fmt.Sprintf("listener %s is the most specific match but is not accepted (%s: %s)", l.Name(), c.Reason, c.Message)
-		return out, true
+	out.Mode = string(l.Mode)
+	if d.Certificate != nil {
+		out.Certificate = certificate(d.Certificate)
 	}
-
-	// Route selection: for TLS, the SNI must match an intersected hostname by RFC 2818
-	// (a wildcard covers exactly one label); for HTTP, the Host header must match
-	// (one or more labels).
-	var a *analyze.Attachment
-	var inter string
-	switch {
-	case l.Listener.Protocol == gwv1.TLSProtocolType:
-		a, inter = pickAttachment(l.Attachments, req.SNI, hostname.MatchesSNI)
-		if a == nil {
-			out.Reason = fmt.Sprintf("no route attached to listener %s has an intersected hostname matching SNI %q (RFC 2818: a wildcard matches exactly one label)", l.Name(), req.SNI)
-			return out, true
+	r := d.Route()
+	if r != nil {
+		ref := r.Ref
+		out.Route = &ref
+		out.IntersectedHostname = d.Hostname
+	}
+	switch d.Refusal {
+	case serving.ListenerNotAccepted:
+		c := analyze.Find(l.Result.Conditions, string(gwv1.ListenerConditionAccepted))
+		out.Reason = fmt.Sprintf("listener %s is the most specific match but is not accepted (%s: %s)", l.Name, c.Reason, c.Message)
+		return out
+	case serving.NoRouteForSNI:
+		out.Reason = fmt.Sprintf("no route attached to listener %s has an intersected hostname matching SNI %q (RFC 2818: a wildcard matches exactly one label)", l.Name, req.SNI)
+		return out
+	case serving.NoRouteForHost:
+		if l.Protocol == gwv1.HTTPSProtocolType {
+			out.Reason = fmt.Sprintf("TLS is accepted, but no route attached to listener %s matches Host %q (HTTP 404)", l.Name, req.Host)
+		} else {
+			out.Reason = fmt.Sprintf("no route attached to listener %s matches Host %q (HTTP 404)", l.Name, req.Host)
 		}
-	case l.Listener.Protocol == gwv1.HTTPSProtocolType:
-		if sa, _ := pickAttachment(l.Attachments, req.SNI, hostname.MatchesSNI); sa == nil {
-			out.Reason = fmt.Sprintf("no route attached to listener %s has an intersected hostname matching SNI %q (RFC 2818: a wildcard matches exactly one label)", l.Name(), req.SNI)
-			s.certificate(l, req, &out)
-			return out, true
-		}
-		a, inter = pickAttachment(l.Attachments, req.Host, hostname.MatchesHost)
-		if a == nil {
-			out.Reason = fmt.Sprintf("TLS is accepted, but no route attached to listener %s matches Host %q (HTTP 404)", l.Name(), req.Host)
-			s.certificate(l, req, &out)
-			return out, true
-		}
+		return out
+	case serving.NoCertificate:
+		out.Reason = fmt.Sprintf("listener %s has no usable certificate to terminate TLS", l.Name)
+		return out
+	}
+	out.Backends = cache.backends(r)
+	switch d.Refusal {
+	case serving.NoBackendRefs:
+		out.Reason = fmt.Sprintf("route %s/%s has no backendRefs", r.Ref.Namespace, r.Ref.Name)
+	case serving.NoBackendResolves:
+		out.Reason = fmt.Sprintf("no backendRef of route %s/%s resolves (%s)", r.Ref.Namespace, r.Ref.Name, r.Attachment.Route.ResolvedRefs().Message)
 	default:
-		a, inter = pickAttachment(l.Attachments, req.Host, hostname.MatchesHost)
-		if a == nil {
-			out.Reason = fmt.Sprintf("no route attached to listener %s matches Host %q (HTTP 404)", l.Name(), req.Host)
-			return out, true
-		}
+		out.Outcome = Routed
 	}
-	r := a.Route.Route
-	out.Route = &model.Ref{Kind: r.Kind, Namespace: r.ObjectMeta.Namespace, Name: r.ObjectMeta.Name}
-	out.IntersectedHostname = inter
-	if out.Mode == string(gwv1.TLSModeTerminate) {
-		s.certificate(l, req, &out)
-		if out.Certificate == nil {
-			out.Reason = fmt.Sprintf("listener %s has no usable certificate to terminate TLS", l.Name())
-			return out, true
-		}
-	}
-	out.Backends = s.backends(a.Route)
-	if len(out.Backends) == 0 {
-		out.Reason = fmt.Sprintf("route %s/%s has no backendRefs", r.ObjectMeta.Namespace, r.ObjectMeta.Name)
-		return out, true
-	}
-	resolved := false
-	for _, b := range out.Backends {
-		resolved = resolved || b.Resolved
-	}
-	if !resolved {
-		out.Reason = fmt.Sprintf("no backendRef of route %s/%s resolves (%s)", r.ObjectMeta.Namespace, r.ObjectMeta.Name, a.Route.ResolvedRefs().Message)
-		return out, true
-	}
-	out.Outcome = Routed
-	return out, true
+	return out
 }
 
-// pickAttachment chooses the route whose intersected hostname most specifically
-// matches name; ties go to the oldest route, then namespace/name (the Gateway API's
-// route precedence).
-func pickAttachment(as []*analyze.Attachment, name string, matches func(pattern, host string) bool) (*analyze.Attachment, string) {
-	var best *analyze.Attachment
-	bestHost := ""
-	for _, a := range as {
-		hs := a.Hostnames
-		if len(hs) == 0 {
-			hs = []string{""}
-		}
-		h, ok := hostname.MostSpecificMatch(hs, name, matches)
-		if !ok {
-			continue
-		}
-		if best == nil || hostname.Compare(h, bestHost) < 0 || (hostname.Compare(h, bestHost) == 0 && routeBefore(a.Route.Route, best.Route.Route)) {
-			best, bestHost = a, h
-		}
-	}
-	return best, bestHost
-}
-
-func routeBefore(a, b *model.Route) bool {
-	ta, tb := a.ObjectMeta.CreationTimestamp, b.ObjectMeta.CreationTimestamp
-	if !ta.Equal(&tb) {
-		return ta.Before(&tb)
-	}
-	return a.ObjectMeta.Namespace+"/"+a.ObjectMeta.Name < b.ObjectMeta.Namespace+"/"+b.ObjectMeta.Name
-}
-
-// certificate is the certificate the listener serves for the SNI, as the engine
-// selects it (ListenerResult.CertificateFor).
-func (s *Simulator) certificate(l *analyze.ListenerResult, req Request, out *Outcome) {
-	if c, covers := l.CertificateFor(req.SNI); c != nil {
-		out.Certificate = certOf(c, covers)
-	}
-}
-
-func certOf(c *analyze.CertificateRef, verifies bool) *Certificate {
-	names := c.DNSNames()
+func certificate(c *serving.Certificate) *Certificate {
+	names := c.Ref.DNSNames()
 	if names == nil {
 		names = []string{}
 	}
-	return &Certificate{Secret: c.Namespace + "/" + string(c.Ref.Name), DNSNames: names, VerifiesForSNI: verifies, External: c.External}
+	return &Certificate{Secret: c.Secret.String(), DNSNames: names, VerifiesForSNI: c.Covers, External: c.Ref.External}
 }
 
-func (s *Simulator) backends(rr *analyze.RouteResult) []Backend {
+// backends are a route's backendRefs as simulate prints them.
+func (c backendCache) backends(r *serving.Route) []Backend {
+	if out, ok := c[r.Attachment.Route]; ok {
+		return out
+	}
 	var out []Backend
-	for _, b := range rr.Backends {
-		be := Backend{Namespace: b.Namespace, Name: string(b.Ref.Name), Weight: 1, Rule: b.Rule, Resolved: b.Problem == nil}
-		if b.Ref.Kind != nil && *b.Ref.Kind != "Service" {
-			be.Kind = string(*b.Ref.Kind)
-		}
-		if b.Ref.Port != nil {
-			be.Port = int32(*b.Ref.Port)
-		}
-		if b.Ref.Weight != nil {
-			be.Weight = *b.Ref.Weight
-		}
-		be.BackendTLS = backendTLS(b)
-		out = append(out, be)
+	for _, b := range r.Backends() {
+		out = append(out, Backend{Kind: b.Kind, Namespace: b.Name.Namespace, Name: b.Name.Name, Port: b.Port, Weight: b.Weight,
+			Rule: b.Rule, Resolved: b.Resolved, BackendTLS: backendTLS(b.Policy)})
+	}
+	if c != nil {
+		c[r.Attachment.Route] = out
 	}
 	return out
 }
 
 // backendTLS describes the BackendTLSPolicy the engine found for a backend.
-func backendTLS(b *analyze.BackendResult) *BackendTLS {
-	p := b.Policy
+func backendTLS(p *analyze.PolicyResult) *BackendTLS {
 	if p == nil {
 		return nil
 	}
@@ -369,49 +257,32 @@ func backendTLS(b *analyze.BackendResult) *BackendTLS {
 	return bt
 }
 
-// All simulates, for every accepted listener, a request for every intersected
-// hostname of every attached route (a wildcard is exercised with its "test"
-// label; "any hostname" with the listener's hostname or example.test).
+// All is every row of the serving table: for every Gateway port, a request for
+// every intersected hostname of every route attached to an accepted listener (a
+// wildcard exercised with its "test" label; "any hostname" with the listener's
+// hostname or example.test).
 func (s *Simulator) All() []Outcome {
-	var out []Outcome
-	seen := map[string]bool{}
-	for _, g := range s.res.Gateways {
-		ports := map[int32]bool{}
-		var order []int32
-		for _, l := range g.AllListeners() {
-			if !ports[int32(l.Listener.Port)] {
-				ports[int32(l.Listener.Port)] = true
-				order = append(order, int32(l.Listener.Port))
-			}
+	rows := s.table.Rows()
+	if len(rows) == 0 {
+		return nil
+	}
+	out := make([]Outcome, 0, len(rows))
+	cache := backendCache{}
+	var g *serving.Gateway
+	var name string
+	for _, r := range rows {
+		if r.Port.Gateway != g {
+			g, name = r.Port.Gateway, r.Port.Gateway.Name.String()
 		}
-		for _, port := range order {
-			for _, l := range listeners(g, port) {
-				if !l.Accepted {
-					continue
-				}
-				p := l.Listener.Protocol
-				if p == gwv1.TCPProtocolType || p == gwv1.UDPProtocolType {
-					continue
-				}
-				for _, a := range l.Attachments {
-					for _, h := range a.Hostnames {
-						name := analyze.SampleSNI(h, l.Hostname())
-						req := Request{Port: port, Gateway: gatewayName(g)}
-						if p == gwv1.HTTPProtocolType {
-							req.Host = name
-						} else {
-							req.SNI = name
-						}
-						key := fmt.Sprintf("%s|%d|%s|%s", req.Gateway, port, req.SNI, req.Host)
-						if seen[key] {
-							continue
-						}
-						seen[key] = true
-						out = append(out, s.Simulate(req))
-					}
-				}
-			}
+		req := Request{Port: r.Port.Number, Gateway: name, SNI: r.Request.SNI, Host: r.Request.Host}
+		if req.Host == "" {
+			req.Host = req.SNI
 		}
+		if r.Refusal == serving.NoListener {
+			out = append(out, noListener(req))
+			continue
+		}
+		out = append(out, outcome(name, req, r.Decision, cache))
 	}
 	return out
 }

@@ -1,0 +1,246 @@
+package serving
+
+import (
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
+	"github.com/kubectl-gwtls/kubectl-gwtls/hostname"
+	"github.com/kubectl-gwtls/kubectl-gwtls/model"
+)
+
+// Request is what a client sends to a Gateway port.
+type Request struct {
+	// SNI is the TLS server name; empty for plain-text HTTP.
+	SNI string
+	// Host is the HTTP Host header after TLS is terminated; empty means the SNI.
+	Host string
+}
+
+// Refusal is why a port does not serve a request; Served when it does.
+type Refusal int
+
+const (
+	// Served: the request reaches a route with a resolved backend.
+	Served Refusal = iota
+	// NoListener: no listener on the port, for the request's protocol, has a
+	// hostname that matches.
+	NoListener
+	// ListenerNotAccepted: the most specific listener is not accepted; the
+	// request is not handed to a less specific one.
+	ListenerNotAccepted
+	// NoRouteForSNI: no attached route has an intersected hostname that matches
+	// the SNI (RFC 2818: a wildcard matches one label).
+	NoRouteForSNI
+	// NoRouteForHost: no attached route matches the Host header (HTTP 404).
+	NoRouteForHost
+	// NoCertificate: a terminating listener has no usable certificate.
+	NoCertificate
+	// NoBackendRefs: the route has no backendRefs.
+	NoBackendRefs
+	// NoBackendResolves: none of the route's backendRefs resolves.
+	NoBackendResolves
+)
+
+// Decision is what a port does with one request.
+type Decision struct {
+	Port *Port
+	// Listener is the listener that takes the request; nil with NoListener.
+	Listener *Listener
+	// Hostname is the intersected hostname of Routes that matched the request.
+	Hostname string
+	// Routes are the routes whose intersected hostname is Hostname, oldest
+	// first, then by namespace/name (Gateway API route precedence). Matching
+	// rules would split requests among them; the model does not keep rules, so
+	// Routes[0] takes the request. Decisions share the slice: do not change it.
+	Routes []*Route
+	// Certificate is what a terminating listener presents for the SNI, when the
+	// handshake gets that far.
+	Certificate *Certificate
+	Refusal     Refusal
+}
+
+// Route is the route that takes the request, nil when none does.
+func (d *Decision) Route() *Route {
+	if len(d.Routes) == 0 {
+		return nil
+	}
+	return d.Routes[0]
+}
+
+// Decide follows a request through the port as the spec orders it: the listener
+// for the request's protocol whose hostname matches most specifically, the route
+// whose intersected hostname matches the SNI (one label per wildcard) or the
+// Host header (one or more), the certificate presented and the backends.
+func (p *Port) Decide(req Request) Decision {
+	if req.Host == "" {
+		req.Host = req.SNI
+	}
+	d := Decision{Port: p}
+	l := p.listenerFor(req)
+	if l == nil {
+		d.Refusal = NoListener
+		return d
+	}
+	d.Listener = l
+	if !l.Accepted {
+		d.Refusal = ListenerNotAccepted
+		return d
+	}
+	switch l.Protocol {
+	case gwv1.TLSProtocolType:
+		if d.Routes, d.Hostname = l.routesFor(req.SNI, hostname.MatchesSNI); d.Routes == nil {
+			d.Refusal = NoRouteForSNI
+			return d
+		}
+	case gwv1.HTTPSProtocolType:
+		// The handshake completes before the Host header is read: a refusal
+		// after it still presented the certificate.
+		if sni, _ := l.routesFor(req.SNI, hostname.MatchesSNI); sni == nil {
+			d.Certificate, d.Refusal = l.certificateFor(req.SNI), NoRouteForSNI
+			return d
+		}
+		if d.Routes, d.Hostname = l.routesFor(req.Host, hostname.MatchesHost); d.Routes == nil {
+			d.Certificate, d.Refusal = l.certificateFor(req.SNI), NoRouteForHost
+			return d
+		}
+	default:
+		if d.Routes, d.Hostname = l.routesFor(req.Host, hostname.MatchesHost); d.Routes == nil {
+			d.Refusal = NoRouteForHost
+			return d
+		}
+	}
+	if l.Mode == gwv1.TLSModeTerminate {
+		if d.Certificate = l.certificateFor(req.SNI); d.Certificate == nil {
+			d.Refusal = NoCertificate
+			return d
+		}
+	}
+	d.Refusal = backendsRefusal(d.Route().Attachment.Route.Backends)
+	return d
+}
+
+// listenerFor is the listener that takes a request (spec 003 "Listener
+// ordering": exact, then the most specific wildcard, then no hostname; the name
+// is matched like a Host header, a wildcard covering one or more labels). Of
+// listeners that share the winning hostname (a conflict), an accepted one is
+// preferred, else the first. nil when none matches.
+func (p *Port) listenerFor(req Request) *Listener {
+	tls := req.SNI != ""
+	name := req.Host
+	if tls {
+		name = req.SNI
+	}
+	var best *Listener
+	for _, l := range p.Listeners {
+		if !speaks(l.Protocol, tls) || !hostname.MatchesHost(l.Hostname, name) {
+			continue
+		}
+		switch {
+		case best == nil || hostname.Compare(l.Hostname, best.Hostname) < 0:
+			best = l
+		case l.Hostname == best.Hostname && l.Accepted && !best.Accepted:
+			best = l
+		}
+	}
+	return best
+}
+
+// speaks reports whether a listener's protocol takes a TLS (HTTPS, TLS) or a
+// plain-text HTTP request.
+func speaks(p gwv1.ProtocolType, tls bool) bool {
+	if tls {
+		return p == gwv1.HTTPSProtocolType || p == gwv1.TLSProtocolType
+	}
+	return p == gwv1.HTTPProtocolType
+}
+
+// routesFor are the attached routes whose intersected hostname most specifically
+// matches name, in route precedence order, and that hostname; nil when none
+// matches. The slice is the index's: read it, do not change it.
+func (l *Listener) routesFor(name string, matches func(pattern, host string) bool) ([]*Route, string) {
+	l.indexOnce.Do(func() { l.index = newRouteIndex(l.Routes) })
+	return l.index.lookup(name, matches)
+}
+
+// mostSpecificMatch is hostname.MostSpecificMatch over a route's intersected
+// hostnames, of which none means any.
+func mostSpecificMatch(hostnames []string, name string, matches func(pattern, host string) bool) (string, bool) {
+	if len(hostnames) == 0 {
+		return "", matches("", name)
+	}
+	return hostname.MostSpecificMatch(hostnames, name, matches)
+}
+
+// insertByPrecedence adds r to routes, which are in precedence order: the oldest
+// first, then by namespace/name (Gateway API route precedence). A route attached
+// to the listener through two parentRefs is listed once.
+func insertByPrecedence(routes []*Route, r *Route) []*Route {
+	i := len(routes)
+	for i > 0 && routeBefore(r, routes[i-1]) {
+		i--
+	}
+	// A twin sorts equal to r: it is among the routes just before i that r does
+	// not sort after.
+	for j := i - 1; j >= 0 && !routeBefore(routes[j], r); j-- {
+		if routes[j].Attachment.Route == r.Attachment.Route {
+			return routes
+		}
+	}
+	routes = append(routes, nil)
+	copy(routes[i+1:], routes[i:])
+	routes[i] = r
+	return routes
+}
+
+// routeBefore orders routes by creation time, then by "namespace/name".
+func routeBefore(a, b *Route) bool {
+	ma, mb := &a.Attachment.Route.Route.ObjectMeta, &b.Attachment.Route.Route.ObjectMeta
+	if !ma.CreationTimestamp.Equal(&mb.CreationTimestamp) {
+		return ma.CreationTimestamp.Before(&mb.CreationTimestamp)
+	}
+	return joinedLess(ma.Namespace, ma.Name, mb.Namespace, mb.Name)
+}
+
+// joinedLess is a1+"/"+a2 < b1+"/"+b2 without building the strings: ties of
+// route precedence are the common case, and most of them differ in the name.
+func joinedLess(a1, a2, b1, b2 string) bool {
+	if a1 == b1 {
+		return a2 < b2
+	}
+	n := min(len(a1), len(b1))
+	if a1[:n] != b1[:n] {
+		return a1 < b1
+	}
+	// One namespace is a prefix of the other: its "/" meets the other's next byte.
+	if len(a1) < len(b1) && b1[n] != '/' {
+		return '/' < b1[n]
+	}
+	if len(a1) > len(b1) && a1[n] != '/' {
+		return a1[n] < '/'
+	}
+	return a1+"/"+a2 < b1+"/"+b2
+}
+
+// certificateFor is the certificate the listener presents to a client that sent
+// sni, as the engine selects it (ListenerResult.CertificateFor); nil when no
+// certificateRef is usable.
+func (l *Listener) certificateFor(sni string) *Certificate {
+	c, covers := l.Result.CertificateFor(sni)
+	if c == nil {
+		return nil
+	}
+	return &Certificate{Ref: c, Secret: model.NamespacedName{Namespace: c.Namespace, Name: string(c.Ref.Name)}, Covers: covers}
+}
+
+// backendsRefusal is Served when a backendRef resolves.
+func backendsRefusal(bs []*analyze.BackendResult) Refusal {
+	if len(bs) == 0 {
+		return NoBackendRefs
+	}
+	for _, b := range bs {
+		if b.Problem == nil {
+			return Served
+		}
+	}
+	return NoBackendResolves
+}
