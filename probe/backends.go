@@ -62,9 +62,9 @@ func ParseIdentification(resp string) (*Identification, bool) {
 	return nil, false
 }
 
-// BackendCA signs the certificates of built-in TLS backends. A test (or a user with
-// --backend-ca) can put the same CA in a BackendTLSPolicy's CA ConfigMap, so the
-// proxy's re-encryption verifies exactly as the policy says.
+// BackendCA signs the certificates of built-in TLS backends. A test can put the
+// same CA in a BackendTLSPolicy's CA ConfigMap (Options.BackendCA), so the proxy's
+// re-encryption verifies exactly as the policy says.
 type BackendCA struct {
 	Cert *x509.Certificate
 	Key  crypto.Signer

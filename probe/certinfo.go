@@ -1,13 +1,12 @@
 package probe
 
 import (
-	"crypto/sha256"
 	"crypto/tls"
 	"crypto/x509"
-	"encoding/hex"
 	"errors"
-	"fmt"
 	"time"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/serving"
 )
 
 // CertInfo is what a person wants to see of a presented certificate, in the order
@@ -20,16 +19,10 @@ type CertInfo struct {
 	SHA256   string    `json:"sha256"`
 }
 
-// Fingerprint is the SHA-256 of a certificate's DER encoding, in hex.
-func Fingerprint(c *x509.Certificate) string {
-	sum := sha256.Sum256(c.Raw)
-	return hex.EncodeToString(sum[:])
-}
-
 func describeChain(chain []*x509.Certificate) []CertInfo {
 	out := make([]CertInfo, len(chain))
 	for i, c := range chain {
-		out[i] = CertInfo{Subject: c.Subject.String(), DNSNames: c.DNSNames, Issuer: c.Issuer.String(), NotAfter: c.NotAfter.UTC(), SHA256: Fingerprint(c)}
+		out[i] = CertInfo{Subject: c.Subject.String(), DNSNames: c.DNSNames, Issuer: c.Issuer.String(), NotAfter: c.NotAfter.UTC(), SHA256: serving.Fingerprint(c)}
 	}
 	return out
 }
@@ -38,12 +31,59 @@ func describeChain(chain []*x509.Certificate) []CertInfo {
 // verified here; that is not a problem of the configuration.
 var errNoRoot = errors.New("the chain holds no root to verify against: give --ca-bundle")
 
+// Verification is what verifying a presented chain's trust (not its names) came
+// to. It is written as a sentence ("yes, against --ca-bundle", "no: ...",
+// "unknown: ...") in JSON.
+type Verification struct {
+	Status ChainStatus
+	// Against is what the chain was verified against, when it was.
+	Against string
+	// Err is why it did not verify, or why it could not be verified.
+	Err error
+}
+
+// ChainStatus is the outcome of a chain verification.
+type ChainStatus int
+
+const (
+	// ChainVerified: the chain leads to a trusted root.
+	ChainVerified ChainStatus = iota
+	// ChainNotVerified: it does not; a client would reject it.
+	ChainNotVerified
+	// ChainUnverifiable: nothing to verify against (no --ca-bundle and no root
+	// in the chain); not a problem of the configuration.
+	ChainUnverifiable
+)
+
+// String is the status in a word: yes, no or unknown.
+func (s ChainStatus) String() string {
+	switch s {
+	case ChainVerified:
+		return "yes"
+	case ChainNotVerified:
+		return "no"
+	}
+	return "unknown"
+}
+
+func (v Verification) String() string {
+	switch {
+	case v.Status == ChainVerified && v.Against != "":
+		return "yes, against " + v.Against
+	case v.Err != nil:
+		return v.Status.String() + ": " + v.Err.Error()
+	}
+	return v.Status.String()
+}
+
+// MarshalText writes the verification as its sentence.
+func (v Verification) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
+
 // verifyChain verifies a presented chain's trust (not its names) against roots, or,
-// without roots, against the chain's own self-signed certificates. It says what it
-// trusted.
-func verifyChain(chain []*x509.Certificate, roots *x509.CertPool, now time.Time) (string, error) {
+// without roots, against the chain's own self-signed certificates.
+func verifyChain(chain []*x509.Certificate, roots *x509.CertPool, now time.Time) Verification {
 	if len(chain) == 0 {
-		return "", fmt.Errorf("no certificate presented")
+		return Verification{Status: ChainNotVerified, Err: errors.New("no certificate presented")}
 	}
 	how := "--ca-bundle"
 	if roots == nil {
@@ -56,7 +96,7 @@ func verifyChain(chain []*x509.Certificate, roots *x509.CertPool, now time.Time)
 			}
 		}
 		if n == 0 {
-			return "", errNoRoot
+			return Verification{Status: ChainUnverifiable, Err: errNoRoot}
 		}
 		how = "the chain's own root"
 	}
@@ -64,36 +104,29 @@ func verifyChain(chain []*x509.Certificate, roots *x509.CertPool, now time.Time)
 	for _, c := range chain[1:] {
 		inter.AddCert(c)
 	}
-	_, err := chain[0].Verify(x509.VerifyOptions{Roots: roots, Intermediates: inter, CurrentTime: now})
-	return how, err
+	if _, err := chain[0].Verify(x509.VerifyOptions{Roots: roots, Intermediates: inter, CurrentTime: now}); err != nil {
+		return Verification{Status: ChainNotVerified, Err: err}
+	}
+	return Verification{Status: ChainVerified, Against: how}
 }
 
-// handshakeInfo is what a client saw of a TLS handshake.
-type handshakeInfo struct {
+// Handshake is what a client saw of a TLS handshake.
+type Handshake struct {
 	Version     string     `json:"version"`
 	CipherSuite string     `json:"cipherSuite"`
 	ALPN        string     `json:"alpn,omitempty"`
 	Chain       []CertInfo `json:"chain"`
 	CoversSNI   bool       `json:"coversSNI"`
 	// Verified says what the chain verified against, or why it did not.
-	Verified  string `json:"verified"`
-	verifyErr error
+	Verified Verification `json:"verified"`
 }
 
-func describeHandshake(st tls.ConnectionState, sni string, roots *x509.CertPool, now time.Time) (*handshakeInfo, error) {
-	h := &handshakeInfo{Version: tls.VersionName(st.Version), CipherSuite: tls.CipherSuiteName(st.CipherSuite),
+func describeHandshake(st tls.ConnectionState, sni string, roots *x509.CertPool, now time.Time) *Handshake {
+	h := &Handshake{Version: tls.VersionName(st.Version), CipherSuite: tls.CipherSuiteName(st.CipherSuite),
 		ALPN: st.NegotiatedProtocol, Chain: describeChain(st.PeerCertificates)}
 	if len(st.PeerCertificates) > 0 {
 		h.CoversSNI = st.PeerCertificates[0].VerifyHostname(sni) == nil
 	}
-	how, err := verifyChain(st.PeerCertificates, roots, now)
-	if err != nil {
-		h.Verified, h.verifyErr = "no: "+err.Error(), err
-		if errors.Is(err, errNoRoot) {
-			h.Verified = "unknown: " + err.Error()
-		}
-		return h, err
-	}
-	h.Verified = "yes, against " + how
-	return h, nil
+	h.Verified = verifyChain(st.PeerCertificates, roots, now)
+	return h
 }

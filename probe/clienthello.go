@@ -1,8 +1,8 @@
-// Package probe replays real TLS handshakes against what the engine's Result
-// promises: through a local proxy built from the configuration (terminate or
-// passthrough per listener, routed by the simulate package), and against a live
-// gateway address. It decides no routing itself; every decision is a simulate
-// Outcome or a ListenerResult's CertificateFor.
+// Package probe replays real TLS handshakes against what the configuration
+// promises: through a local proxy built from it (terminate or passthrough per
+// listener), and against a live gateway address. It decides no routing itself:
+// the serving table decides where each name goes and which certificate it is
+// presented, and simulate's outcome is the prediction a handshake is judged by.
 package probe
 
 import (

@@ -14,7 +14,8 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
-	"github.com/kubectl-gwtls/kubectl-gwtls/simulate"
+	"github.com/kubectl-gwtls/kubectl-gwtls/model"
+	"github.com/kubectl-gwtls/kubectl-gwtls/serving"
 )
 
 // LiveOptions configure a probe of a running data plane.
@@ -22,10 +23,10 @@ type LiveOptions struct {
 	// Targets are host:port addresses the user named (--target); every TLS hostname
 	// of the configuration is tried on each.
 	Targets []string
-	// Gateway (NAMESPACE/NAME) takes its addresses from the Gateway's
-	// status.addresses, each with the port of the listener a hostname is on. With
-	// Targets, it only narrows the hostnames to that Gateway's.
-	Gateway     string
+	// Gateway takes its addresses from the Gateway's status.addresses, each with
+	// the port of the listener a hostname is on. With Targets, it only narrows the
+	// hostnames to that Gateway's. Zero means every Gateway, at Targets.
+	Gateway     model.NamespacedName
 	Roots       *x509.CertPool
 	Timeout     time.Duration // per handshake, default 5s
 	Concurrency int           // default 8
@@ -40,21 +41,23 @@ type Live struct {
 	Listener string `json:"listener,omitempty"`
 	Mode     string `json:"mode,omitempty"`
 	// Secret is the Secret the configuration serves for the SNI (Terminate).
-	Secret string         `json:"secret,omitempty"`
-	TLS    *handshakeInfo `json:"tls,omitempty"`
-	// Validity is "valid", "expired" or "not yet valid" at --now.
-	Validity string `json:"validity,omitempty"`
+	Secret string     `json:"secret,omitempty"`
+	TLS    *Handshake `json:"tls,omitempty"`
+	// Validity is the presented leaf's validity window at --now.
+	Validity Validity `json:"validity,omitempty"`
 	// SameAsSecret is whether the leaf presented is the Secret's (SHA-256); nil
 	// for passthrough, whose certificate is the backend's.
 	SameAsSecret *bool    `json:"sameAsSecret,omitempty"`
-	Verdict      string   `json:"verdict"`
+	Verdict      Verdict  `json:"verdict"`
 	Problems     []string `json:"problems,omitempty"`
 	Notes        []string `json:"notes,omitempty"`
+	// want is the leaf of the Secret the configuration presents for the SNI.
+	want *x509.Certificate
 }
 
-// LiveProbe handshakes, for every intersected TLS hostname, with the addresses the
-// user named or the Gateway's status lists, and only those.
-func LiveProbe(ctx context.Context, res *analyze.Result, o LiveOptions) ([]Live, error) {
+// LiveProbe handshakes, for every name the serving table serves over TLS, with
+// the addresses the user named or the Gateway's status lists, and only those.
+func LiveProbe(ctx context.Context, res *analyze.Result, o LiveOptions) (Lives, error) {
 	if o.Timeout <= 0 {
 		o.Timeout = 5 * time.Second
 	}
@@ -69,14 +72,16 @@ func LiveProbe(ctx context.Context, res *analyze.Result, o LiveOptions) ([]Live,
 			return nil, fmt.Errorf("--target %s: want HOST:PORT: %w", t, err)
 		}
 	}
+	table := serving.Build(res)
+	named := o.Gateway != (model.NamespacedName{})
 	var statusAddrs []string
-	if o.Gateway != "" {
-		g := gatewayNamed(res, o.Gateway)
+	if named {
+		g := table.Gateway(o.Gateway)
 		if g == nil {
 			return nil, fmt.Errorf("gateway %s is not in the input", o.Gateway)
 		}
 		if len(o.Targets) == 0 {
-			for _, a := range g.Gateway.Obj.Status.Addresses {
+			for _, a := range g.Result.Gateway.Obj.Status.Addresses {
 				if a.Type == nil || *a.Type == gwv1.IPAddressType || *a.Type == gwv1.HostnameAddressType {
 					statusAddrs = append(statusAddrs, a.Value)
 				}
@@ -89,25 +94,21 @@ func LiveProbe(ctx context.Context, res *analyze.Result, o LiveOptions) ([]Live,
 	if len(o.Targets) == 0 && len(statusAddrs) == 0 {
 		return nil, errors.New("give --target HOST:PORT or --gateway NAMESPACE/NAME")
 	}
-	sim := simulate.New(res)
-	var todo []Live
-	for _, out := range sim.All() {
-		if out.Request.SNI == "" || (o.Gateway != "" && out.Gateway != o.Gateway) {
+	var todo Lives
+	for _, row := range table.Rows() {
+		g := row.Port.Gateway
+		if row.Request.SNI == "" || (named && g.Name != o.Gateway) {
 			continue
 		}
 		addrs := o.Targets
 		if len(addrs) == 0 {
 			addrs = nil
 			for _, a := range statusAddrs {
-				addrs = append(addrs, net.JoinHostPort(a, strconv.Itoa(int(out.Request.Port))))
+				addrs = append(addrs, net.JoinHostPort(a, strconv.Itoa(int(row.Port.Number))))
 			}
 		}
 		for _, a := range addrs {
-			l := Live{Address: a, SNI: out.Request.SNI, Gateway: out.Gateway, Listener: out.Listener, Mode: out.Mode}
-			if out.Certificate != nil {
-				l.Secret = out.Certificate.Secret
-			}
-			todo = append(todo, l)
+			todo = append(todo, expectLive(a, g.Name.String(), row))
 		}
 	}
 	sem := make(chan struct{}, o.Concurrency)
@@ -117,40 +118,27 @@ func LiveProbe(ctx context.Context, res *analyze.Result, o LiveOptions) ([]Live,
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			liveOne(ctx, res, &todo[i], o)
+			liveOne(ctx, &todo[i], o)
 		}()
 	}
 	wg.Wait()
 	return todo, nil
 }
 
-func gatewayNamed(res *analyze.Result, name string) *analyze.GatewayResult {
-	for _, g := range res.Gateways {
-		if g.Gateway.Obj.Namespace+"/"+g.Gateway.Obj.Name == name {
-			return g
-		}
+// expectLive is a handshake to make with a live address for a row, with what the
+// configuration promises: the listener, its mode and the Secret presented.
+func expectLive(addr, gateway string, row *serving.Row) Live {
+	l := Live{Address: addr, SNI: row.Request.SNI, Gateway: gateway}
+	if row.Listener != nil {
+		l.Listener, l.Mode = row.Listener.Name, string(row.Listener.Mode)
 	}
-	return nil
+	if c := row.Certificate; c != nil {
+		l.Secret, l.want = c.Secret.String(), c.Leaf()
+	}
+	return l
 }
 
-// secretLeaf is the leaf of the certificate the listener selects for the SNI
-// (ListenerResult.CertificateFor), the one a live Gateway should present.
-func secretLeaf(res *analyze.Result, l *Live) *x509.Certificate {
-	g := gatewayNamed(res, l.Gateway)
-	if g == nil {
-		return nil
-	}
-	for _, lr := range g.AllListeners() {
-		if lr.Name() == l.Listener && lr.Accepted {
-			if c, _ := lr.CertificateFor(l.SNI); c != nil && len(c.Chain) > 0 {
-				return c.Chain[0]
-			}
-		}
-	}
-	return nil
-}
-
-func liveOne(ctx context.Context, res *analyze.Result, l *Live, o LiveOptions) {
+func liveOne(ctx context.Context, l *Live, o LiveOptions) {
 	problem := func(format string, args ...any) {
 		l.Verdict = VerdictFinding
 		l.Problems = append(l.Problems, fmt.Sprintf(format, args...))
@@ -165,34 +153,34 @@ func liveOne(ctx context.Context, res *analyze.Result, l *Live, o LiveOptions) {
 	}
 	st := c.(*tls.Conn).ConnectionState()
 	c.Close()
-	l.TLS, _ = describeHandshake(st, l.SNI, o.Roots, o.Now)
+	l.TLS = describeHandshake(st, l.SNI, o.Roots, o.Now)
 	leaf := st.PeerCertificates[0]
 	switch {
 	case o.Now.After(leaf.NotAfter):
-		l.Validity = "expired"
+		l.Validity = Expired
 		problem("the certificate expired on %s", leaf.NotAfter.UTC().Format(time.DateOnly))
 	case o.Now.Before(leaf.NotBefore):
-		l.Validity = "not yet valid"
+		l.Validity = NotYetValid
 		problem("the certificate is not valid before %s", leaf.NotBefore.UTC().Format(time.DateOnly))
 	default:
-		l.Validity = "valid"
+		l.Validity = Valid
 	}
 	if !l.TLS.CoversSNI {
 		problem("the certificate presented does not cover SNI %s (DNS names %v)", l.SNI, leaf.DNSNames)
 	}
-	switch {
-	case errors.Is(l.TLS.verifyErr, errNoRoot):
-		l.Notes = append(l.Notes, errNoRoot.Error())
-	case l.TLS.verifyErr != nil:
-		problem("the chain does not verify: %v", l.TLS.verifyErr)
+	switch v := l.TLS.Verified; v.Status {
+	case ChainUnverifiable:
+		l.Notes = append(l.Notes, v.Err.Error())
+	case ChainNotVerified:
+		problem("the chain does not verify: %v", v.Err)
 	}
 	if l.Mode == string(gwv1.TLSModeTerminate) {
-		if want := secretLeaf(res, l); want != nil {
-			same := Fingerprint(want) == Fingerprint(leaf)
+		if want := l.want; want != nil {
+			same := serving.Fingerprint(want) == serving.Fingerprint(leaf)
 			l.SameAsSecret = &same
 			if !same {
 				problem("stale certificate: the Gateway serves %s (SHA-256 %.16s…), not the certificate in Secret %s (SHA-256 %.16s…)",
-					leaf.Subject.CommonName, Fingerprint(leaf), l.Secret, Fingerprint(want))
+					leaf.Subject.CommonName, serving.Fingerprint(leaf), l.Secret, serving.Fingerprint(want))
 			}
 		}
 	} else {

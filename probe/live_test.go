@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/testcert"
+	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 	"github.com/kubectl-gwtls/kubectl-gwtls/probe"
 )
 
@@ -114,7 +115,7 @@ func TestLiveProbeAgainstNginx(t *testing.T) {
 		gw := strings.Replace(docs[1], "port: 443", "port: "+port, 1) + "\nstatus:\n  addresses: [{type: IPAddress, value: 127.0.0.1}]\n"
 		d := append([]string{}, docs...)
 		d[1] = gw
-		lives, err := probe.LiveProbe(context.Background(), analyzeYAML(t, d...), probe.LiveOptions{Gateway: "default/edge", Roots: k.pool})
+		lives, err := probe.LiveProbe(context.Background(), analyzeYAML(t, d...), probe.LiveOptions{Gateway: model.NamespacedName{Namespace: "default", Name: "edge"}, Roots: k.pool})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -124,7 +125,7 @@ func TestLiveProbeAgainstNginx(t *testing.T) {
 		}
 	})
 	t.Run("a Gateway without status addresses is not guessed at", func(t *testing.T) {
-		if _, err := probe.LiveProbe(context.Background(), analyzeYAML(t, docs...), probe.LiveOptions{Gateway: "default/edge"}); err == nil || !strings.Contains(err.Error(), "--target") {
+		if _, err := probe.LiveProbe(context.Background(), analyzeYAML(t, docs...), probe.LiveOptions{Gateway: model.NamespacedName{Namespace: "default", Name: "edge"}}); err == nil || !strings.Contains(err.Error(), "--target") {
 			t.Errorf("err = %v", err)
 		}
 	})

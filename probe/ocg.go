@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
+	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
 
 // OCGOptions configure the handshake an out-of-cluster Gateway makes to a meshed
@@ -44,11 +45,28 @@ type OCG struct {
 	// certificate (a TLS 1.3 server rejects it only after the client's Finished,
 	// so this waits briefly for an alert).
 	ClientAccepted bool `json:"clientAccepted"`
-	// ClientVerified: the client chain verifies against the mesh's trust bundle
-	// (empty when no Mesh in the input names one).
-	ClientVerified string   `json:"clientVerified,omitempty"`
-	Verdict        string   `json:"verdict"`
-	Problems       []string `json:"problems,omitempty"`
+	// ClientVerified: whether the client chain verifies against the mesh's trust
+	// bundle (nil when no Mesh in the input names one).
+	ClientVerified *Verification `json:"clientVerified,omitempty"`
+	Verdict        Verdict       `json:"verdict"`
+	Problems       []string      `json:"problems,omitempty"`
+}
+
+// OCGTrust is what an out-of-cluster Gateway's handshake trusts (GEP-3792): the
+// spec.mesh.trustBundle of the Gateway named (of every Gateway with a mesh when
+// gateway is zero), and the trust bundles of the input's Meshes, which the
+// client certificate must verify against on the mesh's side.
+func OCGTrust(res *analyze.Result, gateway model.NamespacedName) (gatewayTrust, meshTrust []*x509.Certificate) {
+	for _, g := range res.Gateways {
+		o := g.Gateway.Obj
+		if g.Mesh != nil && (gateway == (model.NamespacedName{}) || gateway == model.NamespacedName{Namespace: o.Namespace, Name: o.Name}) {
+			gatewayTrust = append(gatewayTrust, g.Mesh.TrustBundle...)
+		}
+	}
+	for _, m := range res.Meshes {
+		meshTrust = append(meshTrust, m.TrustBundle...)
+	}
+	return gatewayTrust, meshTrust
 }
 
 // OCGHandshake performs the out-of-cluster Gateway's handshake.
@@ -76,9 +94,9 @@ func OCGHandshake(ctx context.Context, o OCGOptions) (r OCG) {
 		r.ServerName = host
 	}
 	if len(o.MeshTrust) > 0 && len(o.ClientCertificate.Certificate) > 0 {
-		r.ClientVerified = "yes"
+		r.ClientVerified = &Verification{Status: ChainVerified}
 		if err := verifyDER(o.ClientCertificate.Certificate, o.MeshTrust, x509.ExtKeyUsageClientAuth); err != nil {
-			r.ClientVerified = "no: " + err.Error()
+			r.ClientVerified = &Verification{Status: ChainNotVerified, Err: err}
 			problem("the client certificate does not verify against the mesh's trust bundle: %v", err)
 		}
 	}

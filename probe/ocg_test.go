@@ -39,7 +39,7 @@ func TestOCGHandshake(t *testing.T) {
 		target   string
 		client   *testcert.Cert
 		trust    *testcert.Cert
-		verdict  string
+		verdict  probe.Verdict
 		alpn     bool
 		problems string
 	}{

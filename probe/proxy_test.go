@@ -96,7 +96,7 @@ func TestProxyWrongCertificateIsAFinding(t *testing.T) {
 	// The Secret covers www only; the route also serves shop.
 	p := startProxy(t, analyzeYAML(t, shopGateway(k, "www.example.com")...), probe.Options{})
 	rs := p.Replay(context.Background(), probe.ReplayOptions{Roots: k.pool})
-	verdicts := map[string]string{}
+	verdicts := map[string]probe.Verdict{}
 	for _, r := range rs {
 		verdicts[r.SNI] = r.Verdict
 		if r.SNI == "shop.example.com" && (len(r.Problems) == 0 || !strings.Contains(r.Problems[0], "does not cover SNI shop.example.com")) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -12,19 +11,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/kubectl-gwtls/kubectl-gwtls/simulate"
-)
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
-// Verdicts of a replayed or live handshake.
-const (
-	// VerdictOK: what the client saw is what the configuration promises, and a
-	// client would accept it.
-	VerdictOK = "ok"
-	// VerdictMismatch: the connection did not do what the engine predicted.
-	VerdictMismatch = "mismatch"
-	// VerdictFinding: it did what was predicted, but a client would fail (the
-	// certificate does not cover the SNI, the chain does not verify, a stale certificate).
-	VerdictFinding = "finding"
+	"github.com/kubectl-gwtls/kubectl-gwtls/serving"
+	"github.com/kubectl-gwtls/kubectl-gwtls/simulate"
 )
 
 // ReplayOptions configure the replay client.
@@ -54,9 +44,9 @@ type Replay struct {
 	Reached   *Identification `json:"reached,omitempty"`
 	Response  string          `json:"response,omitempty"`
 	Refused   bool            `json:"refused"`
-	TLS       *handshakeInfo  `json:"tls,omitempty"`
+	TLS       *Handshake      `json:"tls,omitempty"`
 	Proxy     *ConnRecord     `json:"proxy,omitempty"`
-	Verdict   string          `json:"verdict"`
+	Verdict   Verdict         `json:"verdict"`
 	Problems  []string        `json:"problems,omitempty"`
 	Notes     []string        `json:"notes,omitempty"`
 	predicted predictedCert
@@ -66,10 +56,10 @@ type predictedCert struct {
 	fingerprint, secret string
 }
 
-// Replay makes, through the running proxy, a client handshake for every
-// intersected hostname (simulate.All) and every extra SNI, and compares each with
-// simulate's prediction.
-func (p *Proxy) Replay(ctx context.Context, o ReplayOptions) []Replay {
+// Replay makes, through the running proxy, a client handshake for every name
+// the serving table serves on a socket's port and for every extra SNI, and
+// compares each with simulate's prediction.
+func (p *Proxy) Replay(ctx context.Context, o ReplayOptions) Replays {
 	if o.Timeout <= 0 {
 		o.Timeout = 5 * time.Second
 	}
@@ -79,20 +69,17 @@ func (p *Proxy) Replay(ctx context.Context, o ReplayOptions) []Replay {
 	if o.Now.IsZero() {
 		o.Now = time.Now()
 	}
-	var todo []Replay
-	bySocket := map[decisionKey]*socket{}
+	var todo Replays
 	for _, s := range p.sockets {
-		bySocket[decisionKey{s.Gateway, s.Port, ""}] = s
-	}
-	for _, out := range p.sim.All() {
-		if s := bySocket[decisionKey{out.Gateway, out.Request.Port, ""}]; s != nil && out.Request.SNI != "" {
-			todo = append(todo, Replay{Gateway: s.Gateway, Port: s.Port, Address: s.Address, SNI: out.Request.SNI, Predicted: out})
+		for _, row := range s.port.Rows() {
+			if row.Request.SNI != "" {
+				todo = append(todo, s.replay(row.Request.SNI, row.Decision))
+			}
 		}
 	}
 	for _, sni := range o.SNIs {
 		for _, s := range p.sockets {
-			out := p.sim.Simulate(simulate.Request{SNI: sni, Port: s.Port, Gateway: s.Gateway})
-			todo = append(todo, Replay{Gateway: s.Gateway, Port: s.Port, Address: s.Address, SNI: sni, Predicted: out})
+			todo = append(todo, s.replay(sni, s.port.Decide(serving.Request{SNI: sni})))
 		}
 	}
 	sem := make(chan struct{}, o.Concurrency)
@@ -109,6 +96,18 @@ func (p *Proxy) Replay(ctx context.Context, o ReplayOptions) []Replay {
 	return todo
 }
 
+// replay is a handshake to make on the socket, with what the configuration
+// promises for it: simulate's outcome and the certificate a terminating listener
+// presents.
+func (s *socket) replay(sni string, d serving.Decision) Replay {
+	r := Replay{Gateway: s.Gateway, Port: s.Port, Address: s.Address, SNI: sni,
+		Predicted: simulate.OutcomeOf(simulate.Request{SNI: sni, Port: s.Port, Gateway: s.Gateway}, d)}
+	if c := d.Certificate; d.Refusal == serving.Served && d.Listener.Mode == gwv1.TLSModeTerminate && c != nil && c.Leaf() != nil {
+		r.predicted = predictedCert{c.SHA256(), c.Secret.String()}
+	}
+	return r
+}
+
 // HTTPRequest is what the replay client sends once TLS is up: built-in backends
 // answer it with their identification.
 func HTTPRequest(host string) string {
@@ -116,13 +115,6 @@ func HTTPRequest(host string) string {
 }
 
 func (p *Proxy) replayOne(ctx context.Context, r *Replay, o ReplayOptions) {
-	if out := r.Predicted; out.Outcome == simulate.Routed && out.Mode == "Terminate" {
-		if l := p.listenerOf(out); l != nil {
-			if c, _ := l.CertificateFor(r.SNI); c != nil && len(c.Chain) > 0 {
-				r.predicted = predictedCert{Fingerprint(c.Chain[0]), c.Namespace + "/" + string(c.Ref.Name)}
-			}
-		}
-	}
 	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
 	d := &net.Dialer{}
@@ -142,7 +134,7 @@ func (p *Proxy) replayOne(ctx context.Context, r *Replay, o ReplayOptions) {
 	var resp []byte
 	if herr == nil {
 		st := tc.ConnectionState()
-		r.TLS, _ = describeHandshake(st, r.SNI, o.Roots, o.Now)
+		r.TLS = describeHandshake(st, r.SNI, o.Roots, o.Now)
 		if _, err := io.WriteString(tc, HTTPRequest(r.SNI)); err == nil {
 			resp, _ = io.ReadAll(io.LimitReader(tc, 64<<10))
 		}
@@ -150,7 +142,7 @@ func (p *Proxy) replayOne(ctx context.Context, r *Replay, o ReplayOptions) {
 	tc.Close()
 	r.Proxy = p.waitRecord(local)
 	if r.Proxy != nil {
-		r.Listener = r.Proxy.Outcome.Listener
+		r.Listener = r.Proxy.listener
 	}
 	r.Response = string(resp)
 	r.Reached, _ = ParseIdentification(r.Response)
@@ -171,7 +163,7 @@ func (p *Proxy) waitRecord(client string) *ConnRecord {
 }
 
 func (r *Replay) judge(herr error) {
-	problem := func(v, format string, args ...any) {
+	problem := func(v Verdict, format string, args ...any) {
 		if r.Verdict != VerdictMismatch {
 			r.Verdict = v
 		}
@@ -207,7 +199,7 @@ func (r *Replay) judge(herr error) {
 	} else if r.Reached == nil {
 		r.Notes = append(r.Notes, "the backend did not identify itself (a --backend mapped one?): "+firstLine(r.Response))
 	}
-	if out.Mode == "Terminate" {
+	if out.Mode == string(gwv1.TLSModeTerminate) {
 		if r.TLS != nil && len(r.TLS.Chain) > 0 && r.predicted.fingerprint != "" && r.TLS.Chain[0].SHA256 != r.predicted.fingerprint {
 			problem(VerdictMismatch, "presented a certificate other than Secret %s's", r.predicted.secret)
 		}
@@ -227,11 +219,11 @@ func (r *Replay) judge(herr error) {
 			}
 			problem(VerdictFinding, "%s does not cover SNI %s (DNS names %v): clients will reject it", what, r.SNI, names)
 		}
-		switch {
-		case errors.Is(r.TLS.verifyErr, errNoRoot):
-			r.Notes = append(r.Notes, r.TLS.verifyErr.Error())
-		case r.TLS.verifyErr != nil:
-			problem(VerdictFinding, "the chain does not verify: %v", r.TLS.verifyErr)
+		switch v := r.TLS.Verified; v.Status {
+		case ChainUnverifiable:
+			r.Notes = append(r.Notes, v.Err.Error())
+		case ChainNotVerified:
+			problem(VerdictFinding, "the chain does not verify: %v", v.Err)
 		}
 	}
 	if r.Proxy != nil && r.Proxy.BackendTLS != "" {

@@ -132,6 +132,18 @@ func (s *Simulator) Simulate(req Request) Outcome {
 	return best
 }
 
+// OutcomeOf says a Gateway port's decision about a request (Port and Gateway
+// name where the decision was made), as Simulate says it.
+func OutcomeOf(req Request, d serving.Decision) Outcome {
+	if req.Host == "" {
+		req.Host = req.SNI
+	}
+	if d.Refusal == serving.NoListener {
+		return noListener(req)
+	}
+	return outcome(d.Port.Gateway.Name.String(), req, d, nil)
+}
+
 // noListener is the refusal of a request no listener takes.
 func noListener(req Request) Outcome {
 	what := "a TLS (HTTPS or TLS) listener"

@@ -3,8 +3,8 @@ package gwtls
 import (
 	"context"
 	"crypto/tls"
-	"crypto/x509"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -12,7 +12,6 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -21,7 +20,9 @@ import (
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
 	"github.com/kubectl-gwtls/kubectl-gwtls/hostname"
+	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 	"github.com/kubectl-gwtls/kubectl-gwtls/probe"
+	"github.com/kubectl-gwtls/kubectl-gwtls/render"
 )
 
 // ProbeOptions are the options of `probe`.
@@ -41,7 +42,9 @@ type ProbeOptions struct {
 	Concurrency   int
 	Output        string
 
-	backends map[string]string
+	backends   map[string]string
+	gateway    model.NamespacedName // --gateway
+	clientPair tls.Certificate      // --client-cert and --client-key
 	genericiooptions.IOStreams
 }
 
@@ -108,7 +111,8 @@ spec.mesh.trustBundle.`,
 	return cmd
 }
 
-// Complete reads each --backend NAMESPACE/NAME:PORT=HOST:PORT into a map.
+// Complete reads each --backend NAMESPACE/NAME:PORT=HOST:PORT into a map,
+// --gateway as NAMESPACE/NAME, and the --ocg client key pair.
 func (o *ProbeOptions) Complete(cmd *cobra.Command, args []string) error {
 	o.backends = make(map[string]string, len(o.Backends))
 	for _, b := range o.Backends {
@@ -117,6 +121,17 @@ func (o *ProbeOptions) Complete(cmd *cobra.Command, args []string) error {
 			return usageErrorf("--backend %q: want NAMESPACE/NAME:PORT=HOST:PORT", b)
 		}
 		o.backends[k] = v
+	}
+	if o.Gateway != "" {
+		ns, name, _ := strings.Cut(o.Gateway, "/")
+		o.gateway = model.NamespacedName{Namespace: ns, Name: name}
+	}
+	if o.OCG && o.ClientCert != "" && o.ClientKey != "" {
+		pair, err := tls.LoadX509KeyPair(o.ClientCert, o.ClientKey)
+		if err != nil {
+			return usageErrorf("--client-cert/--client-key: %w", err)
+		}
+		o.clientPair = pair
 	}
 	return o.Input.Complete()
 }
@@ -142,6 +157,9 @@ func (o *ProbeOptions) Validate() error {
 		if _, _, err := net.SplitHostPort(t); err != nil {
 			return usageErrorf("--target %s: want HOST:PORT: %w", t, err)
 		}
+	}
+	if o.Gateway != "" && (o.gateway.Namespace == "" || o.gateway.Name == "" || strings.Contains(o.gateway.Name, "/")) {
+		return usageErrorf("--gateway %q: want NAMESPACE/NAME", o.Gateway)
 	}
 	if o.Timeout <= 0 || o.Concurrency <= 0 {
 		return usageErrorf("--timeout and --concurrency must be positive")
@@ -174,25 +192,20 @@ func (o *ProbeOptions) runReplay(ctx context.Context, res *analyze.Result) error
 	p, err := probe.Start(res, probe.Options{ListenAddress: o.ListenAddress, Backends: o.backends,
 		HelloTimeout: o.Timeout, ConnTimeout: 6 * o.Timeout})
 	if err != nil {
-		return usageErrorf("%v", err)
+		return fmt.Errorf("local proxy: %w", err)
 	}
 	defer p.Close()
 	if len(p.Sockets()) == 0 {
-		return usageErrorf("the configuration has no Gateway with an HTTPS or TLS listener to probe")
+		return errors.New("the configuration has no Gateway with an HTTPS or TLS listener to probe")
 	}
 	rs := p.Replay(ctx, probe.ReplayOptions{SNIs: o.SNIs, Roots: o.Input.caBundle, Timeout: o.Timeout, Concurrency: o.Concurrency, Now: o.Input.now})
-	bad := 0
-	for _, r := range rs {
-		if r.Verdict != probe.VerdictOK {
-			bad++
-		}
-	}
 	if o.Output == "json" {
-		if err := writeProbeJSON(o.Out, map[string]any{"sockets": p.Sockets(), "replays": rs}); err != nil {
-			return err
-		}
+		err = writeProbeJSON(o.Out, map[string]any{"sockets": p.Sockets(), "replays": rs})
 	} else {
-		printReplays(o.Out, p.Sockets(), rs)
+		err = render.ProbeReplays(o.Out, p.Sockets(), rs)
+	}
+	if err != nil {
+		return err
 	}
 	if o.KeepRunning {
 		fmt.Fprintln(o.ErrOut, "\nthe proxy keeps running; try it by hand, then press Ctrl-C:")
@@ -205,162 +218,53 @@ func (o *ProbeOptions) runReplay(ctx context.Context, res *analyze.Result) error
 		defer stop()
 		<-ctx.Done()
 	}
-	if bad > 0 {
-		return findingsError{bad}
+	if n := rs.Findings(); n > 0 {
+		return findingsError{n}
 	}
 	return nil
 }
 
-func printReplays(w io.Writer, sockets []probe.Socket, rs []probe.Replay) {
-	fmt.Fprintln(w, "Local proxy:")
-	for _, s := range sockets {
-		fmt.Fprintf(w, "  %s port %d on %s\n", s.Gateway, s.Port, s.Address)
-	}
-	fmt.Fprintln(w)
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "GATEWAY\tPORT\tSNI\tPREDICTED\tREACHED\tTLS\tALPN\tCERTIFICATE\tVERIFIED\tVERDICT")
-	for _, r := range rs {
-		predicted := r.Predicted.Outcome
-		if r.Predicted.Route != nil && r.Predicted.Outcome == "routed" {
-			predicted = r.Predicted.Mode + " " + r.Predicted.Route.Kind + "/" + r.Predicted.Route.Name
-		}
-		reached := "refused"
-		if r.Reached != nil {
-			reached = r.Reached.Backend
-			if r.Reached.SNI != "" {
-				reached += " (sni " + r.Reached.SNI + ")"
-			}
-		} else if !r.Refused {
-			reached = "?"
-		}
-		tlsv, alpn, cert, verified := "-", "-", "-", "-"
-		if r.TLS != nil {
-			tlsv = r.TLS.Version + " " + r.TLS.CipherSuite
-			if r.TLS.ALPN != "" {
-				alpn = r.TLS.ALPN
-			}
-			if len(r.TLS.Chain) > 0 {
-				cert = r.TLS.Chain[0].Subject
-			}
-			verified = r.TLS.Verified
-			verified, _, _ = strings.Cut(verified, ",")
-			verified, _, _ = strings.Cut(verified, ":")
-			if !r.TLS.CoversSNI {
-				verified += ", not for SNI"
-			}
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Gateway, r.Port, r.SNI, predicted, reached, tlsv, alpn, cert, verified, r.Verdict)
-	}
-	tw.Flush()
-	for _, r := range rs {
-		for _, p := range r.Problems {
-			fmt.Fprintf(w, "\n%s %s: %s", strings.ToUpper(r.Verdict), r.SNI, p)
-		}
-	}
-	bad := 0
-	for _, r := range rs {
-		if r.Verdict != probe.VerdictOK {
-			bad++
-		}
-	}
-	fmt.Fprintf(w, "\n%d handshakes, %d as the configuration promises, %d findings\n", len(rs), len(rs)-bad, bad)
-}
-
 func (o *ProbeOptions) runLive(ctx context.Context, res *analyze.Result) error {
-	lives, err := probe.LiveProbe(ctx, res, probe.LiveOptions{Targets: o.Targets, Gateway: o.Gateway, Roots: o.Input.caBundle,
+	lives, err := probe.LiveProbe(ctx, res, probe.LiveOptions{Targets: o.Targets, Gateway: o.gateway, Roots: o.Input.caBundle,
 		Timeout: o.Timeout, Concurrency: o.Concurrency, Now: o.Input.now})
 	if err != nil {
-		return usageErrorf("%v", err)
-	}
-	bad := 0
-	for _, l := range lives {
-		if l.Verdict != probe.VerdictOK {
-			bad++
-		}
+		return err
 	}
 	if o.Output == "json" {
-		if err := writeProbeJSON(o.Out, map[string]any{"live": lives}); err != nil {
-			return err
-		}
+		err = writeProbeJSON(o.Out, map[string]any{"live": lives})
 	} else {
-		tw := tabwriter.NewWriter(o.Out, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ADDRESS\tSNI\tLISTENER\tMODE\tCERTIFICATE\tCOVERS SNI\tVALIDITY\tSAME AS SECRET\tVERDICT")
-		for _, l := range lives {
-			cert, covers, same := "-", "-", "-"
-			if l.TLS != nil && len(l.TLS.Chain) > 0 {
-				cert = l.TLS.Chain[0].Subject + " sha256:" + l.TLS.Chain[0].SHA256[:16]
-				covers = fmt.Sprint(l.TLS.CoversSNI)
-			}
-			if l.SameAsSecret != nil {
-				same = fmt.Sprintf("%v (%s)", *l.SameAsSecret, l.Secret)
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", l.Address, l.SNI, l.Listener, l.Mode, cert, covers, probeOrDash(l.Validity), same, l.Verdict)
-		}
-		tw.Flush()
-		for _, l := range lives {
-			for _, p := range l.Problems {
-				fmt.Fprintf(o.Out, "\nFINDING %s at %s: %s", l.SNI, l.Address, p)
-			}
-		}
-		fmt.Fprintf(o.Out, "\n%d handshakes, %d findings\n", len(lives), bad)
+		err = render.ProbeLive(o.Out, lives)
 	}
-	if bad > 0 {
-		return findingsError{bad}
+	if err != nil {
+		return err
+	}
+	if n := lives.Findings(); n > 0 {
+		return findingsError{n}
 	}
 	return nil
 }
 
 func (o *ProbeOptions) runOCG(ctx context.Context, res *analyze.Result) error {
-	pair, err := tls.LoadX509KeyPair(o.ClientCert, o.ClientKey)
-	if err != nil {
-		return usageErrorf("--client-cert/--client-key: %v", err)
-	}
-	var trust, meshTrust []*x509.Certificate
-	for _, g := range res.Gateways {
-		if g.Mesh != nil && (o.Gateway == "" || g.Gateway.Obj.Namespace+"/"+g.Gateway.Obj.Name == o.Gateway) {
-			trust = append(trust, g.Mesh.TrustBundle...)
-		}
-	}
-	for _, m := range res.Meshes {
-		meshTrust = append(meshTrust, m.TrustBundle...)
-	}
+	trust, meshTrust := probe.OCGTrust(res, o.gateway)
 	sni := ""
 	if len(o.SNIs) > 0 {
 		sni = o.SNIs[0]
 	}
-	r := probe.OCGHandshake(ctx, probe.OCGOptions{Target: o.OCGTarget, ServerName: sni, ClientCertificate: pair,
+	r := probe.OCGHandshake(ctx, probe.OCGOptions{Target: o.OCGTarget, ServerName: sni, ClientCertificate: o.clientPair,
 		TrustBundle: trust, MeshTrust: meshTrust, Timeout: o.Timeout})
+	var err error
 	if o.Output == "json" {
-		if err := writeProbeJSON(o.Out, map[string]any{"ocg": r}); err != nil {
-			return err
-		}
+		err = writeProbeJSON(o.Out, map[string]any{"ocg": r})
 	} else {
-		tw := tabwriter.NewWriter(o.Out, 0, 4, 2, ' ', 0)
-		fmt.Fprintf(tw, "target\t%s (SNI %s)\n", r.Target, r.ServerName)
-		fmt.Fprintf(tw, "ALPN offered\t%s\n", r.ALPNOffered)
-		fmt.Fprintf(tw, "ALPN selected\t%s\n", probeOrDash(r.ALPNSelected))
-		fmt.Fprintf(tw, "backend chain verifies (Gateway trust bundle)\t%v\n", r.ServerVerified)
-		fmt.Fprintf(tw, "client certificate accepted\t%v\n", r.ClientAccepted)
-		if r.ClientVerified != "" {
-			fmt.Fprintf(tw, "client chain verifies (Mesh trust bundle)\t%s\n", r.ClientVerified)
-		}
-		fmt.Fprintf(tw, "verdict\t%s\n", r.Verdict)
-		tw.Flush()
-		for _, p := range r.Problems {
-			fmt.Fprintf(o.Out, "FINDING: %s\n", p)
-		}
+		err = render.ProbeOCG(o.Out, r)
+	}
+	if err != nil {
+		return err
 	}
 	if r.Verdict != probe.VerdictOK {
 		return findingsError{len(r.Problems)}
 	}
 	return nil
-}
-
-func probeOrDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }
 
 func writeProbeJSON(w io.Writer, v any) error {
