@@ -83,6 +83,18 @@ type BackendTLS struct {
 	SubjectAltNames []string `json:"subjectAltNames,omitempty"`
 }
 
+// CountRefused is the number of outcomes that are refusals: simulate's exit status
+// counts them.
+func CountRefused(outs []Outcome) int {
+	n := 0
+	for _, o := range outs {
+		if o.Outcome != Routed {
+			n++
+		}
+	}
+	return n
+}
+
 // Simulator answers requests against one serving table.
 type Simulator struct {
 	table *serving.Table

@@ -138,14 +138,8 @@ func (o *SimulateOptions) Run(ctx context.Context) error {
 			return err
 		}
 	}
-	refused := 0
-	for _, out := range outs {
-		if out.Outcome != simulate.Routed {
-			refused++
-		}
-	}
-	if refused > 0 {
-		return findingsError{refused}
+	if n := simulate.CountRefused(outs); n > 0 {
+		return findingsError{n}
 	}
 	return nil
 }
