@@ -1,6 +1,8 @@
 package serving
 
 import (
+	"fmt"
+
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
@@ -40,6 +42,28 @@ const (
 	// NoBackendResolves: none of the route's backendRefs resolves.
 	NoBackendResolves
 )
+
+func (r Refusal) String() string {
+	switch r {
+	case Served:
+		return "Served"
+	case NoListener:
+		return "NoListener"
+	case ListenerNotAccepted:
+		return "ListenerNotAccepted"
+	case NoRouteForSNI:
+		return "NoRouteForSNI"
+	case NoRouteForHost:
+		return "NoRouteForHost"
+	case NoCertificate:
+		return "NoCertificate"
+	case NoBackendRefs:
+		return "NoBackendRefs"
+	case NoBackendResolves:
+		return "NoBackendResolves"
+	}
+	return fmt.Sprintf("Refusal(%d)", int(r))
+}
 
 // Decision is what a port does with one request.
 type Decision struct {

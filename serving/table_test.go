@@ -89,7 +89,7 @@ func describe(r *serving.Row) string {
 		}
 	}
 	if r.Refusal != serving.Served {
-		fmt.Fprintf(&b, " refused %d", r.Refusal)
+		fmt.Fprintf(&b, " refused: %v", r.Refusal)
 	}
 	return b.String()
 }
@@ -179,7 +179,7 @@ spec:
 			"a refused row says why: no backendRef resolves",
 			[]string{gateway("", `{name: http, port: 80, protocol: HTTP}`),
 				route("HTTPRoute", "r", "", `{parentRefs: [{name: gw}], hostnames: [a.example.com], rules: [{backendRefs: [{name: gone, port: 80}]}]}`)},
-			[]string{fmt.Sprintf(`default/gw:80 host a.example.com ("a.example.com") -> http HTTP HTTPRoute/default/r ->default/gone:80 w1 refused %d`, serving.NoBackendResolves)},
+			[]string{`default/gw:80 host a.example.com ("a.example.com") -> http HTTP HTTPRoute/default/r ->default/gone:80 w1 refused: NoBackendResolves`},
 		},
 		{
 			"the listeners of an admitted ListenerSet, owned by the set (GEP-1713)",
@@ -294,7 +294,7 @@ func TestDecide(t *testing.T) {
 				route = r.Ref.Name
 			}
 			if listener != c.listener || route != c.route || d.Refusal != c.refusal {
-				t.Errorf("listener %q route %q refusal %d, want %q %q %d", listener, route, d.Refusal, c.listener, c.route, c.refusal)
+				t.Errorf("listener %q route %q refusal %v, want %q %q %v", listener, route, d.Refusal, c.listener, c.route, c.refusal)
 			}
 			if c.refusal == serving.NoRouteForHost && (d.Certificate == nil || d.Certificate.Secret.Name != "wild") {
 				t.Errorf("the handshake completed, so the certificate was presented: %+v", d.Certificate)
