@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -148,9 +150,9 @@ func (o *ProbeOptions) Validate() error {
 			return usageErrorf("--sni: %w", err)
 		}
 	}
-	for k, v := range o.backends {
-		if _, _, err := net.SplitHostPort(v); err != nil {
-			return usageErrorf("--backend %q: %w", k+"="+v, err)
+	for _, k := range slices.Sorted(maps.Keys(o.backends)) {
+		if _, _, err := net.SplitHostPort(o.backends[k]); err != nil {
+			return usageErrorf("--backend %q: %w", k+"="+o.backends[k], err)
 		}
 	}
 	for _, t := range o.Targets {
