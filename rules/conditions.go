@@ -1,0 +1,205 @@
+package rules
+
+import (
+	"fmt"
+
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// Condition rules: a condition a conformant controller would write in an
+// unhealthy state, with a reason. The ID, summary and help are built from the
+// gateway-api constants, so no reason is retyped here.
+
+// conditionObjects names, for people, the object of each condition rule family.
+var conditionObjects = map[string]string{
+	"gateway":          "Gateway",
+	"listener":         "listener",
+	"listenerset":      "ListenerSet",
+	"route":            "route",
+	"backendtlspolicy": "BackendTLSPolicy",
+}
+
+// conditionTypes says what a condition type being unhealthy means, and how
+// severe that is: an object that is not accepted or whose references do not
+// resolve does not carry traffic as written (error); overlapping TLS
+// configuration carries it, at a risk (warning).
+var conditionTypes = map[string]struct {
+	state    string
+	severity Severity
+}{
+	string(gwv1.GatewayConditionAccepted):              {"is not accepted", Error},
+	string(gwv1.GatewayConditionResolvedRefs):          {"has references that do not resolve", Error},
+	string(gwv1.ListenerConditionOverlappingTLSConfig): {"has a TLS configuration that overlaps another listener's on the same port", Warning},
+}
+
+// condition registers the rule that reports object's conditionType with reason;
+// what says what the reason means, fix how it is fixed in general.
+func condition[T, R ~string](object string, conditionType T, reason R, what, fix string, spec ...Spec) *Rule {
+	ct, rs := string(conditionType), string(reason)
+	healthy, _ := Healthy(ct)
+	c := &Condition{Object: object, Type: ct, Reason: rs, Healthy: healthy}
+	who, t := conditionObjects[object], conditionTypes[ct]
+	status := c.Unhealthy()
+	return register(&Rule{
+		ID:        ID(object + "/" + ct + "/" + rs),
+		Severity:  t.severity,
+		Summary:   fmt.Sprintf("The %s %s (%s=%s, reason %s).", who, t.state, ct, status, rs),
+		Help:      fmt.Sprintf("A conformant controller would set the %s's %s condition to %s with reason %s: %s.", who, ct, status, rs, what),
+		Fix:       fix,
+		Spec:      spec,
+		Condition: c,
+	})
+}
+
+// Gateway.
+var (
+	GatewayAcceptedInvalidParameters = condition("gateway", gwv1.GatewayConditionAccepted, gwv1.GatewayReasonInvalidParameters,
+		"a parametersRef of the Gateway (spec.infrastructure.parametersRef) does not resolve",
+		"Create the referenced object, fix the reference, or declare it with --external.",
+		gatewayAPI("gateway_types.go: GatewayReasonInvalidParameters, GatewayInfrastructure.ParametersRef"))
+	GatewayAcceptedListenersNotValid = condition("gateway", gwv1.GatewayConditionAccepted, gwv1.GatewayReasonListenersNotValid,
+		"none of the Gateway's listeners is valid",
+		"Fix the listeners' own findings; a Gateway is accepted once at least one listener is.",
+		gatewayAPI("gateway_types.go: GatewayReasonListenersNotValid"))
+	GatewayResolvedRefsInvalidClientCertificateRef = condition("gateway", gwv1.GatewayConditionResolvedRefs, gwv1.GatewayReasonInvalidClientCertificateRef,
+		"spec.tls.backend.clientCertificateRef does not name an existing, valid kubernetes.io/tls Secret",
+		"Reference a kubernetes.io/tls Secret that exists and holds a matching certificate and key.",
+		gatewayAPI("gateway_types.go: GatewayReasonInvalidClientCertificateRef, GatewayBackendTLS.ClientCertificateRef"))
+	GatewayResolvedRefsRefNotPermitted = condition("gateway", gwv1.GatewayConditionResolvedRefs, gwv1.GatewayReasonRefNotPermitted,
+		"a reference to another namespace is not allowed by any ReferenceGrant",
+		"Create a ReferenceGrant in the target namespace that allows the Gateway's namespace, or move the object.",
+		gatewayAPI("gateway_types.go: GatewayReasonRefNotPermitted; referencegrant_types.go: ReferenceGrant"))
+)
+
+// Listener, of a Gateway or a ListenerSet.
+var (
+	ListenerAcceptedUnsupportedProtocol = condition("listener", gwv1.ListenerConditionAccepted, gwv1.ListenerReasonUnsupportedProtocol,
+		"the listener's protocol is not supported",
+		"Use a protocol the implementation supports (HTTP, HTTPS, TLS, TCP, UDP) or one the GatewayClass lists.",
+		gatewayAPI("gateway_types.go: ListenerReasonUnsupportedProtocol, Listener.Protocol"))
+	ListenerAcceptedUnsupportedValue = condition("listener", gwv1.ListenerConditionAccepted, gwv1.ListenerReasonUnsupportedValue,
+		"a field of the listener has a value that is invalid or unsupported (for example the TLS mode for its protocol, or its hostname)",
+		"Correct the field the message names: HTTPS terminates TLS, TLS needs a tls block, Passthrough has no certificateRefs.",
+		gatewayAPI("gateway_types.go: ListenerReasonUnsupportedValue, ListenerTLSConfig"),
+		gep2643("API"),
+		hostnames("Listener (available in Gateway and ListenerSet)"))
+	ListenerAcceptedHostnameConflict = condition("listener", gwv1.ListenerConditionAccepted, gwv1.ListenerReasonHostnameConflict,
+		"another listener on the same port has the same hostname, so clients cannot be routed between them",
+		"Give the listeners distinct hostnames or ports; the older listener (by creationTimestamp, then namespace/name) wins.",
+		gatewayAPI("gateway_types.go: ListenerReasonHostnameConflict, GatewayStatus.Listeners; listenerset_types.go: ListenerSetSpec.Listeners"))
+	ListenerAcceptedProtocolConflict = condition("listener", gwv1.ListenerConditionAccepted, gwv1.ListenerReasonProtocolConflict,
+		"another listener on the same port uses an incompatible protocol or TLS mode",
+		"Move one listener to another port; TLS Passthrough cannot share a port with HTTPS or TLS Terminate.",
+		gatewayAPI("gateway_types.go: ListenerReasonProtocolConflict"),
+		gep2643("Conflict management and precedences"))
+	ListenerAcceptedNoValidCACertificate = condition("listener", gwv1.ListenerConditionAccepted, gwv1.ListenerReasonNoValidCACertificate,
+		"none of the CA certificates for client certificate validation is usable",
+		"Reference at least one ConfigMap holding a valid PEM CA certificate under ca.crt.",
+		gatewayAPI("gateway_types.go: ListenerReasonNoValidCACertificate, FrontendTLSValidation.CACertificateRefs"))
+	ListenerResolvedRefsInvalidCertificateRef = condition("listener", gwv1.ListenerConditionResolvedRefs, gwv1.ListenerReasonInvalidCertificateRef,
+		"a tls.certificateRefs entry is missing, is not a kubernetes.io/tls Secret, or holds an unusable certificate or key",
+		"Reference a kubernetes.io/tls Secret whose certificate chain is valid, matches its key and covers the listener's hostnames.",
+		gatewayAPI("gateway_types.go: ListenerReasonInvalidCertificateRef, ListenerTLSConfig.CertificateRefs"))
+	ListenerResolvedRefsRefNotPermitted = condition("listener", gwv1.ListenerConditionResolvedRefs, gwv1.ListenerReasonRefNotPermitted,
+		"a reference to another namespace is not allowed by any ReferenceGrant",
+		"Create a ReferenceGrant in the target namespace that allows Gateways from the listener's namespace.",
+		gatewayAPI("gateway_types.go: ListenerReasonRefNotPermitted, ListenerTLSConfig.CertificateRefs; referencegrant_types.go: ReferenceGrant"))
+	ListenerResolvedRefsInvalidRouteKinds = condition("listener", gwv1.ListenerConditionResolvedRefs, gwv1.ListenerReasonInvalidRouteKinds,
+		"allowedRoutes.kinds names a route kind the listener's protocol cannot serve",
+		"List only route kinds the protocol accepts (HTTPS: HTTPRoute, GRPCRoute; TLS: TLSRoute).",
+		gatewayAPI("gateway_types.go: ListenerReasonInvalidRouteKinds, AllowedRoutes.Kinds"))
+	ListenerResolvedRefsInvalidCACertificateRef = condition("listener", gwv1.ListenerConditionResolvedRefs, gwv1.ListenerReasonInvalidCACertificateRef,
+		"a CA certificate reference for client validation does not resolve to a usable ConfigMap",
+		"Reference an existing ConfigMap with a PEM CA certificate under ca.crt.",
+		gatewayAPI("gateway_types.go: ListenerReasonInvalidCACertificateRef, FrontendTLSValidation.CACertificateRefs"))
+	ListenerResolvedRefsInvalidCACertificateKind = condition("listener", gwv1.ListenerConditionResolvedRefs, gwv1.ListenerReasonInvalidCACertificateKind,
+		"a CA certificate reference for client validation names an unsupported kind",
+		"Reference a core ConfigMap.",
+		gatewayAPI("gateway_types.go: ListenerReasonInvalidCACertificateKind, FrontendTLSValidation.CACertificateRefs"))
+	ListenerOverlappingTLSConfigOverlappingHostnames = condition("listener", gwv1.ListenerConditionOverlappingTLSConfig, gwv1.ListenerReasonOverlappingHostnames,
+		"its hostname overlaps another listener's on the same port (for example a wildcard and a name under it), so HTTP/2 connection coalescing can send requests to the wrong listener",
+		"Use distinct certificates per hostname, avoid overlapping hostnames on one port, or make sure the implementation returns 421 on misdirected requests.",
+		gatewayAPI("gateway_types.go: ListenerConditionOverlappingTLSConfig, ListenerReasonOverlappingHostnames"))
+	ListenerOverlappingTLSConfigOverlappingCertificates = condition("listener", gwv1.ListenerConditionOverlappingTLSConfig, gwv1.ListenerReasonOverlappingCertificates,
+		"its certificate covers hostnames served by another listener on the same port, so HTTP/2 connection coalescing can send requests to the wrong listener",
+		"Issue certificates that cover only each listener's own hostnames.",
+		gatewayAPI("gateway_types.go: ListenerConditionOverlappingTLSConfig, ListenerReasonOverlappingCertificates"))
+)
+
+// ListenerSet.
+var (
+	ListenerSetAcceptedNotAllowed = condition("listenerset", gwv1.ListenerSetConditionAccepted, gwv1.ListenerSetReasonNotAllowed,
+		"the parent Gateway does not allow this ListenerSet (spec.allowedListeners)",
+		"Allow the ListenerSet's namespace in the parent Gateway's spec.allowedListeners.namespaces.",
+		gatewayAPI("listenerset_types.go: ListenerSetReasonNotAllowed; gateway_types.go: GatewaySpec.AllowedListeners"))
+	ListenerSetAcceptedParentNotAccepted = condition("listenerset", gwv1.ListenerSetConditionAccepted, gwv1.ListenerSetReasonParentNotAccepted,
+		"the parent Gateway does not exist or is not accepted",
+		"Fix spec.parentRef, or fix the parent Gateway's own findings first.",
+		gatewayAPI("listenerset_types.go: ListenerSetReasonParentNotAccepted"))
+	ListenerSetAcceptedListenersNotValid = condition("listenerset", gwv1.ListenerSetConditionAccepted, gwv1.ListenerSetReasonListenersNotValid,
+		"none of the ListenerSet's listeners is valid",
+		"Fix the listeners' own findings.",
+		gatewayAPI("listenerset_types.go: ListenerSetReasonListenersNotValid"))
+)
+
+// Routes: HTTPRoute, GRPCRoute, TLSRoute, TCPRoute, UDPRoute, per parentRef.
+var (
+	RouteAcceptedNoMatchingParent = condition("route", gwv1.RouteConditionAccepted, gwv1.RouteReasonNoMatchingParent,
+		"a parentRef names no Gateway, ListenerSet or listener (sectionName, port) that exists and is accepted",
+		"Correct the parentRef's name, namespace, sectionName or port, or fix the parent's own findings.",
+		gatewayAPI("shared_types.go: RouteReasonNoMatchingParent, ParentReference"))
+	RouteAcceptedNoMatchingListenerHostname = condition("route", gwv1.RouteConditionAccepted, gwv1.RouteReasonNoMatchingListenerHostname,
+		"none of the route's hostnames intersects the hostname of any listener it could attach to",
+		"Make a route hostname match a listener hostname; a wildcard listener *.example.com does not match example.com itself.",
+		gatewayAPI("shared_types.go: RouteReasonNoMatchingListenerHostname"),
+		hostnames("Hostname Intersection"))
+	RouteAcceptedNotAllowedByListeners = condition("route", gwv1.RouteConditionAccepted, gwv1.RouteReasonNotAllowedByListeners,
+		"the listeners' allowedRoutes (namespaces or kinds) do not admit this route",
+		"Widen the listener's allowedRoutes.namespaces (Same, All or a Selector matching the route's namespace) or kinds, or move the route.",
+		gatewayAPI("shared_types.go: RouteReasonNotAllowedByListeners; gateway_types.go: AllowedRoutes"))
+	RouteAcceptedUnsupportedValue = condition("route", gwv1.RouteConditionAccepted, gwv1.RouteReasonUnsupportedValue,
+		"the route's spec.hostnames holds a value that is not a valid hostname (an IP address, or a wildcard that is not the whole leftmost label)",
+		"Use DNS names in spec.hostnames; a wildcard only as the whole leftmost label (*.example.com).",
+		gatewayAPI("shared_types.go: RouteReasonUnsupportedValue, Hostname"),
+		hostnames("Hostname wildcards"))
+	RouteResolvedRefsInvalidKind = condition("route", gwv1.RouteConditionResolvedRefs, gwv1.RouteReasonInvalidKind,
+		"a backendRef names a kind that is not supported as a backend",
+		"Reference a core Service (or a kind the implementation supports).",
+		gatewayAPI("shared_types.go: RouteReasonInvalidKind, BackendRef"))
+	RouteResolvedRefsRefNotPermitted = condition("route", gwv1.RouteConditionResolvedRefs, gwv1.RouteReasonRefNotPermitted,
+		"a backendRef to another namespace is not allowed by any ReferenceGrant",
+		"Create a ReferenceGrant in the backend's namespace that allows the route's kind from the route's namespace.",
+		gatewayAPI("shared_types.go: RouteReasonRefNotPermitted; referencegrant_types.go: ReferenceGrant"))
+	RouteResolvedRefsBackendNotFound = condition("route", gwv1.RouteConditionResolvedRefs, gwv1.RouteReasonBackendNotFound,
+		"a backendRef names a Service that does not exist",
+		"Create the Service, fix the reference, or declare it with --external.",
+		gatewayAPI("shared_types.go: RouteReasonBackendNotFound"))
+)
+
+// BackendTLSPolicy (GEP-1897).
+var (
+	BackendTLSPolicyAcceptedInvalid = condition("backendtlspolicy", gwv1.PolicyConditionAccepted, gwv1.PolicyReasonInvalid,
+		"the policy's validation settings are invalid (for example both or neither of caCertificateRefs and wellKnownCACertificates, or a bad hostname or subjectAltName)",
+		"Correct spec.validation as the message says.",
+		gep1897("API"),
+		gatewayAPI("policy_types.go: PolicyReasonInvalid; backendtlspolicy_types.go: BackendTLSPolicyValidation"))
+	BackendTLSPolicyAcceptedConflicted = condition("backendtlspolicy", gwv1.PolicyConditionAccepted, gwv1.PolicyReasonConflicted,
+		"another BackendTLSPolicy targets the same Service (and sectionName) and takes precedence",
+		"Merge the policies, or target a different Service port with sectionName.",
+		gatewayAPI("backendtlspolicy_types.go: BackendTLSPolicySpec.TargetRefs; policy_types.go: PolicyReasonConflicted"))
+	BackendTLSPolicyAcceptedNoValidCACertificate = condition("backendtlspolicy", gwv1.PolicyConditionAccepted, gwv1.BackendTLSPolicyReasonNoValidCACertificate,
+		"none of the referenced CA certificates is usable",
+		"Reference at least one ConfigMap holding a valid PEM CA certificate under ca.crt.",
+		gep1897("API"),
+		gatewayAPI("backendtlspolicy_types.go: BackendTLSPolicyReasonNoValidCACertificate"))
+	BackendTLSPolicyResolvedRefsInvalidKind = condition("backendtlspolicy", gwv1.BackendTLSPolicyConditionResolvedRefs, gwv1.BackendTLSPolicyReasonInvalidKind,
+		"a caCertificateRefs entry names an unsupported kind",
+		"Reference a core ConfigMap.",
+		gep1897("API"),
+		gatewayAPI("backendtlspolicy_types.go: BackendTLSPolicyReasonInvalidKind"))
+	BackendTLSPolicyResolvedRefsInvalidCACertificateRef = condition("backendtlspolicy", gwv1.BackendTLSPolicyConditionResolvedRefs, gwv1.BackendTLSPolicyReasonInvalidCACertificateRef,
+		"a caCertificateRefs entry does not resolve to a ConfigMap with a valid CA certificate",
+		"Reference an existing ConfigMap in the policy's namespace with a PEM CA certificate under ca.crt.",
+		gep1897("API"),
+		gatewayAPI("backendtlspolicy_types.go: BackendTLSPolicyReasonInvalidCACertificateRef"))
+)
