@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/annotations"
 )
@@ -34,17 +33,14 @@ func (e *engine) annotations() {
 				port = fmt.Sprintf(":%d", *b.Ref.Port)
 			}
 			ps = append(ps, annotations.Consistency(r.Kind, r.ObjectMeta.Annotations, annotations.BackendTLSPolicy{
-				Policy: o.Namespace + "/" + o.Name, Backend: b.Namespace + "/" + string(b.Ref.Name) + port,
+				Policy: nameOf(o.ObjectMeta).String(), Backend: b.NamespacedName().String() + port,
 				Hostname: string(v.Hostname), CACertificateRefs: len(v.CACertificateRefs) > 0, WellKnownCACertificates: wk,
 			})...)
 		}
 		for _, p := range ps {
-			sev := SeverityWarning
-			if p.Severity == annotations.SeverityError {
-				sev = SeverityError
-			}
-			rr.Lints = append(rr.Lints, Lint{Rule: strings.Replace(p.Rule, "annotation-", "annotation/", 1), Severity: sev,
-				Message: fmt.Sprintf("annotation %s: %s", p.Key, p.Message), Fix: p.Fix})
+			lint := p.Problem
+			lint.Message = fmt.Sprintf("annotation %s: %s", p.Key, p.Message)
+			rr.Lints = append(rr.Lints, lint)
 		}
 	}
 }

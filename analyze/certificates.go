@@ -12,6 +12,7 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
+	"github.com/kubectl-gwtls/kubectl-gwtls/rules"
 )
 
 // certificateCache parses each Secret and ConfigMap once, however many listeners
@@ -70,7 +71,8 @@ func parseKeyPair(s *corev1.Secret) keyPair {
 	}
 	pair, err := tls.X509KeyPair(crt, key)
 	if err != nil {
-		return keyPair{err: fmt.Errorf("%s and %s are not a usable key pair: %s", corev1.TLSCertKey, corev1.TLSPrivateKeyKey, keyPairError(err))}
+		// crypto/tls's errors explain the mismatch without quoting key material.
+		return keyPair{err: fmt.Errorf("%s and %s are not a usable key pair: %v", corev1.TLSCertKey, corev1.TLSPrivateKeyKey, err)}
 	}
 	chain := make([]*x509.Certificate, 0, len(pair.Certificate))
 	for i, der := range pair.Certificate {
@@ -86,9 +88,6 @@ func parseKeyPair(s *corev1.Secret) keyPair {
 	}
 	return keyPair{chain: chain}
 }
-
-// keyPairError keeps crypto/tls's explanation but never any key material (it holds none).
-func keyPairError(err error) string { return err.Error() }
 
 // bundle parses the PEM CA certificates in a ConfigMap's ca.crt.
 func (c *certificateCache) bundle(cm *model.ConfigMap) caBundle {
@@ -155,71 +154,70 @@ func (e *engine) resolveCertificates(l *ListenerResult) {
 		refs = l.Listener.TLS.CertificateRefs
 	}
 	if len(refs) == 0 {
-		p := problem{string(gwv1.ListenerReasonInvalidCertificateRef), "a terminating listener needs tls.certificateRefs",
-			"add tls.certificateRefs naming a kubernetes.io/tls Secret"}
+		p := rules.ListenerResolvedRefsInvalidCertificateRef.Problem("a terminating listener needs tls.certificateRefs",
+			"add tls.certificateRefs naming a kubernetes.io/tls Secret")
 		st.unresolved = append(st.unresolved, p)
 		st.certInvalid = true
 		if e.tracingListener(l) {
-			l.Trace = append(l.Trace, Step{Rule: "listener.tls.certificateRefs", Subject: "listener " + l.Name(), Detail: p.message, Fix: p.fix})
+			l.Trace = append(l.Trace, Step{Rule: "listener.tls.certificateRefs", Subject: "listener " + l.Name(), Detail: p.Message, Fix: p.Fix})
 		}
 		return
 	}
 	valid := 0
-	var notPermitted, invalid []problem
+	var notPermitted, invalid []rules.Problem
 	for i, ref := range refs {
 		group, kind := groupOr(ref.Group, ""), kindOr(ref.Kind, "Secret")
 		ns := namespaceOr(ref.Namespace, owner.Namespace)
 		cr := &CertificateRef{Ref: ref, Namespace: ns}
+		secret := cr.NamespacedName()
 		l.Certificates = append(l.Certificates, cr)
 		var step Step // filled in only when tracing: this runs for every certificateRef
 		if e.tracingListener(l) {
-			step = Step{Rule: "listener.tls.certificateRefs", Subject: fmt.Sprintf("certificateRefs[%d] %s %s/%s", i, kind, ns, ref.Name)}
+			step = Step{Rule: "listener.tls.certificateRefs", Subject: fmt.Sprintf("certificateRefs[%d] %s %s", i, kind, secret)}
 		}
+		grant := grantedRef{fromGroup: gwv1.GroupName, fromKind: owner.Kind, fromNamespace: owner.Namespace, toGroup: group, toKind: kind, to: secret}
+		var p *rules.Problem
 		switch {
-		case ns != owner.Namespace && e.ix.grantFor(gwv1.GroupName, owner.Kind, owner.Namespace, group, kind, ns, string(ref.Name)) == nil:
+		case !e.ix.permits(grant):
 			cr.Problem = fmt.Sprintf("%s in namespace %s is not permitted: no ReferenceGrant in %s allows %s from namespace %s", kind, ns, ns, owner.Kind, owner.Namespace)
-			notPermitted = append(notPermitted, problem{string(gwv1.ListenerReasonRefNotPermitted), cr.Problem,
-				referenceGrantFix(ns, gwv1.GroupName, owner.Kind, owner.Namespace, group, kind, string(ref.Name))})
+			p = problemOf(rules.ListenerResolvedRefsRefNotPermitted, cr.Problem, grant.fix())
+			notPermitted = append(notPermitted, *p)
 		case group != "" || kind != "Secret":
 			cr.Problem = fmt.Sprintf("certificateRefs[%d] is a %s; only core Secrets are supported", i, groupKindString(group, kind))
-			invalid = append(invalid, problem{string(gwv1.ListenerReasonInvalidCertificateRef), cr.Problem, "reference a Secret of type kubernetes.io/tls"})
+			p = problemOf(rules.ListenerResolvedRefsInvalidCertificateRef, cr.Problem, "reference a Secret of type kubernetes.io/tls")
 		default:
-			s := e.ix.secrets[nn{Namespace: ns, Name: string(ref.Name)}]
+			s := e.ix.secrets[secret]
 			switch {
-			case s == nil && e.isUnverified("Secret", ns, string(ref.Name)):
-				_, cr.Unverified = e.unverified("Secret", ns, string(ref.Name))
+			case s == nil && e.isUnverified("Secret", ns, secret.Name):
+				_, cr.Unverified = e.unverified("Secret", ns, secret.Name)
 				cr.External = true
 				valid++
-				step.Passed, step.Detail = true, fmt.Sprintf("Secret %s/%s is %s: not verified", ns, ref.Name, cr.Unverified)
+				step.Passed, step.Detail = true, fmt.Sprintf("Secret %s is %s: not verified", secret, cr.Unverified)
 			case s == nil:
-				cr.Problem = fmt.Sprintf("Secret %s/%s does not exist", ns, ref.Name)
-				invalid = append(invalid, problem{string(gwv1.ListenerReasonInvalidCertificateRef), cr.Problem,
-					fmt.Sprintf("create the Secret, fix the name, or declare it with --external Secret/%s/%s if it is issued outside these manifests", ns, ref.Name)})
+				cr.Problem = fmt.Sprintf("Secret %s does not exist", secret)
+				p = problemOf(rules.ListenerResolvedRefsInvalidCertificateRef, cr.Problem,
+					fmt.Sprintf("create the Secret, fix the name, or declare it with --external Secret/%s if it is issued outside these manifests", secret))
 			default:
 				cr.Secret = s
 				if kp := e.certs.keyPair(s); kp.err != nil {
-					cr.Problem = fmt.Sprintf("Secret %s/%s: %v", ns, ref.Name, kp.err)
-					invalid = append(invalid, problem{string(gwv1.ListenerReasonInvalidCertificateRef), cr.Problem,
-						"put a PEM certificate chain (leaf first) in tls.crt and its private key in tls.key"})
+					cr.Problem = fmt.Sprintf("Secret %s: %v", secret, kp.err)
+					p = problemOf(rules.ListenerResolvedRefsInvalidCertificateRef, cr.Problem,
+						"put a PEM certificate chain (leaf first) in tls.crt and its private key in tls.key")
 				} else {
 					valid++
 					cr.Chain = kp.chain
 					step.Passed = true
 					if e.tracingListener(l) {
-						step.Detail = fmt.Sprintf("Secret %s/%s holds a certificate and matching key", ns, ref.Name)
+						step.Detail = fmt.Sprintf("Secret %s holds a certificate and matching key", secret)
 					}
 				}
 			}
 		}
-		if !step.Passed {
-			step.Detail = cr.Problem
-			if n := len(notPermitted) + len(invalid); n > 0 {
-				if len(invalid) > 0 && invalid[len(invalid)-1].message == cr.Problem {
-					step.Fix = invalid[len(invalid)-1].fix
-				} else {
-					step.Fix = notPermitted[len(notPermitted)-1].fix
-				}
+		if p != nil {
+			if p.Rule != rules.ListenerResolvedRefsRefNotPermitted {
+				invalid = append(invalid, *p)
 			}
+			step.Detail, step.Fix = p.Message, p.Fix
 		}
 		if e.tracingListener(l) {
 			l.Trace = append(l.Trace, step)
@@ -229,35 +227,6 @@ func (e *engine) resolveCertificates(l *ListenerResult) {
 	st.unresolved = append(st.unresolved, notPermitted...)
 	st.unresolved = append(st.unresolved, invalid...)
 	st.certInvalid = valid == 0 || len(notPermitted)+len(invalid) > 0
-}
-
-// referenceGrantFix is the ReferenceGrant a user can apply to permit a reference.
-func referenceGrantFix(toNS, fromGroup, fromKind, fromNS, toGroup, toKind, toName string) string {
-	return fmt.Sprintf(`apply this ReferenceGrant:
-apiVersion: gateway.networking.k8s.io/v1
-kind: ReferenceGrant
-metadata:
-  name: allow-%s-from-%s
-  namespace: %s
-spec:
-  from:
-  - group: %q
-    kind: %s
-    namespace: %s
-  to:
-  - group: %q
-    kind: %s
-    name: %s`, lower(fromKind), fromNS, toNS, fromGroup, fromKind, fromNS, toGroup, toKind, toName)
-}
-
-func lower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
 }
 
 // frontendValidation returns the client-certificate validation that applies to a
@@ -287,35 +256,36 @@ func (e *engine) resolveFrontendValidation(g *GatewayResult, l *ListenerResult) 
 	valid := 0
 	for i, ref := range v.CACertificateRefs {
 		group, kind := string(ref.Group), string(ref.Kind)
-		ns := namespaceOr(ref.Namespace, gw.Namespace)
-		subject := fmt.Sprintf("frontend caCertificateRefs[%d] %s %s/%s", i, kind, ns, ref.Name)
-		var p *problem
+		cm := model.NamespacedName{Namespace: namespaceOr(ref.Namespace, gw.Namespace), Name: string(ref.Name)}
+		subject := fmt.Sprintf("frontend caCertificateRefs[%d] %s %s", i, kind, cm)
+		grant := grantedRef{fromGroup: gwv1.GroupName, fromKind: "Gateway", fromNamespace: gw.Namespace, toKind: "ConfigMap", to: cm}
+		var p *rules.Problem
 		switch {
 		case group != "" || kind != "ConfigMap":
-			p = &problem{string(gwv1.ListenerReasonInvalidCACertificateKind),
+			p = problemOf(rules.ListenerResolvedRefsInvalidCACertificateKind,
 				fmt.Sprintf("caCertificateRefs[%d] is a %s; only core ConfigMaps with ca.crt are supported", i, groupKindString(group, kind)),
-				"reference a ConfigMap holding the CA bundle in ca.crt"}
-		case ns != gw.Namespace && e.ix.grantFor(gwv1.GroupName, "Gateway", gw.Namespace, "", "ConfigMap", ns, string(ref.Name)) == nil:
-			p = &problem{string(gwv1.ListenerReasonRefNotPermitted),
-				fmt.Sprintf("ConfigMap %s/%s is not permitted: no ReferenceGrant in %s allows Gateway from namespace %s", ns, ref.Name, ns, gw.Namespace),
-				referenceGrantFix(ns, gwv1.GroupName, "Gateway", gw.Namespace, "", "ConfigMap", string(ref.Name))}
+				"reference a ConfigMap holding the CA bundle in ca.crt")
+		case !e.ix.permits(grant):
+			p = problemOf(rules.ListenerResolvedRefsRefNotPermitted,
+				fmt.Sprintf("ConfigMap %s is not permitted: no ReferenceGrant in %s allows Gateway from namespace %s", cm, cm.Namespace, gw.Namespace),
+				grant.fix())
 		default:
-			cm := e.ix.configMaps[nn{Namespace: ns, Name: string(ref.Name)}]
+			obj := e.ix.configMaps[cm]
 			switch {
-			case cm == nil && e.isUnverified("ConfigMap", ns, string(ref.Name)):
-			case cm == nil:
-				p = &problem{string(gwv1.ListenerReasonInvalidCACertificateRef), fmt.Sprintf("ConfigMap %s/%s does not exist", ns, ref.Name),
-					"create the ConfigMap with the client CA bundle in ca.crt, or fix the name"}
+			case obj == nil && e.isUnverified("ConfigMap", cm.Namespace, cm.Name):
+			case obj == nil:
+				p = problemOf(rules.ListenerResolvedRefsInvalidCACertificateRef, fmt.Sprintf("ConfigMap %s does not exist", cm),
+					"create the ConfigMap with the client CA bundle in ca.crt, or fix the name")
 			default:
-				if b := e.certs.bundle(cm); b.err != nil {
-					p = &problem{string(gwv1.ListenerReasonInvalidCACertificateRef), fmt.Sprintf("ConfigMap %s/%s: %v", ns, ref.Name, b.err),
-						"put the PEM-encoded client CA certificates in ca.crt"}
+				if b := e.certs.bundle(obj); b.err != nil {
+					p = problemOf(rules.ListenerResolvedRefsInvalidCACertificateRef, fmt.Sprintf("ConfigMap %s: %v", cm, b.err),
+						"put the PEM-encoded client CA certificates in ca.crt")
 				}
 			}
 		}
 		step := Step{Rule: "listener.frontend.caCertificateRefs", Subject: subject, Passed: p == nil, Detail: "CA bundle resolves"}
 		if p != nil {
-			step.Detail, step.Fix = p.message, p.fix
+			step.Detail, step.Fix = p.Message, p.Fix
 			l.state.unresolved = append(l.state.unresolved, *p)
 		} else {
 			valid++
@@ -331,35 +301,36 @@ func (e *engine) resolveFrontendValidation(g *GatewayResult, l *ListenerResult) 
 
 // gatewayClientCertificate resolves spec.tls.backend.clientCertificateRef
 // (GatewayBackendTLS: InvalidClientCertificateRef, RefNotPermitted first).
-func (e *engine) gatewayClientCertificate(g *GatewayResult) *problem {
+func (e *engine) gatewayClientCertificate(g *GatewayResult) *rules.Problem {
 	gw := g.Gateway.Obj
 	if gw.Spec.TLS == nil || gw.Spec.TLS.Backend == nil || gw.Spec.TLS.Backend.ClientCertificateRef == nil {
 		return nil
 	}
 	ref := gw.Spec.TLS.Backend.ClientCertificateRef
 	group, kind := groupOr(ref.Group, ""), kindOr(ref.Kind, "Secret")
-	ns := namespaceOr(ref.Namespace, gw.Namespace)
-	invalid := string(gwv1.GatewayReasonInvalidClientCertificateRef)
-	if ns != gw.Namespace && e.ix.grantFor(gwv1.GroupName, "Gateway", gw.Namespace, group, kind, ns, string(ref.Name)) == nil {
-		return &problem{string(gwv1.GatewayReasonRefNotPermitted),
-			fmt.Sprintf("spec.tls.backend.clientCertificateRef %s %s/%s is not permitted: no ReferenceGrant in %s allows Gateway from namespace %s", kind, ns, ref.Name, ns, gw.Namespace),
-			referenceGrantFix(ns, gwv1.GroupName, "Gateway", gw.Namespace, group, kind, string(ref.Name))}
+	secret := model.NamespacedName{Namespace: namespaceOr(ref.Namespace, gw.Namespace), Name: string(ref.Name)}
+	invalid := rules.GatewayResolvedRefsInvalidClientCertificateRef
+	grant := grantedRef{fromGroup: gwv1.GroupName, fromKind: "Gateway", fromNamespace: gw.Namespace, toGroup: group, toKind: kind, to: secret}
+	if !e.ix.permits(grant) {
+		return problemOf(rules.GatewayResolvedRefsRefNotPermitted,
+			fmt.Sprintf("spec.tls.backend.clientCertificateRef %s %s is not permitted: no ReferenceGrant in %s allows Gateway from namespace %s", kind, secret, secret.Namespace, gw.Namespace),
+			grant.fix())
 	}
 	if group != "" || kind != "Secret" {
-		return &problem{invalid, fmt.Sprintf("spec.tls.backend.clientCertificateRef is a %s; only core Secrets are supported", groupKindString(group, kind)),
-			"reference a kubernetes.io/tls Secret"}
+		return problemOf(invalid, fmt.Sprintf("spec.tls.backend.clientCertificateRef is a %s; only core Secrets are supported", groupKindString(group, kind)),
+			"reference a kubernetes.io/tls Secret")
 	}
-	s := e.ix.secrets[nn{Namespace: ns, Name: string(ref.Name)}]
+	s := e.ix.secrets[secret]
 	if s == nil {
-		if e.isUnverified("Secret", ns, string(ref.Name)) {
+		if e.isUnverified("Secret", secret.Namespace, secret.Name) {
 			return nil
 		}
-		return &problem{invalid, fmt.Sprintf("spec.tls.backend.clientCertificateRef: Secret %s/%s does not exist", ns, ref.Name),
-			"create the Secret or fix the name"}
+		return problemOf(invalid, fmt.Sprintf("spec.tls.backend.clientCertificateRef: Secret %s does not exist", secret),
+			"create the Secret or fix the name")
 	}
 	if kp := e.certs.keyPair(s); kp.err != nil {
-		return &problem{invalid, fmt.Sprintf("spec.tls.backend.clientCertificateRef: Secret %s/%s: %v", ns, ref.Name, kp.err),
-			"put the client certificate in tls.crt and its key in tls.key"}
+		return problemOf(invalid, fmt.Sprintf("spec.tls.backend.clientCertificateRef: Secret %s: %v", secret, kp.err),
+			"put the client certificate in tls.crt and its key in tls.key")
 	}
 	return nil
 }

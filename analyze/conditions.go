@@ -2,6 +2,8 @@ package analyze
 
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/rules"
 )
 
 // cond builds a condition as a controller writes it; generation is the object's
@@ -22,6 +24,23 @@ func cond[T, R ~string](t T, isTrue bool, reason R, message, fix string, generat
 		},
 		Fix: fix,
 	}
+}
+
+// failed is the condition a problem of a condition rule writes: the rule's
+// condition type and reason at the status the rule reports, with the
+// problem's message and fix.
+func failed(p rules.Problem, generation int64, now metav1.Time) Condition {
+	rc := p.Rule.Condition
+	c := cond(rc.Type, rc.Unhealthy() == metav1.ConditionTrue, rc.Reason, p.Message, p.Fix, generation, now)
+	c.Rule = p.Rule
+	return c
+}
+
+// problemOf is a rule's problem, for a field that holds a decision only when
+// there is a problem.
+func problemOf(r *rules.Rule, message, fix string) *rules.Problem {
+	p := r.Problem(message, fix)
+	return &p
 }
 
 // Find returns the condition of a type, or nil.

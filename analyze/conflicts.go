@@ -7,6 +7,7 @@ import (
 	"sigs.k8s.io/gateway-api/pkg/features"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/hostname"
+	"github.com/kubectl-gwtls/kubectl-gwtls/rules"
 )
 
 // merged is the Gateway's listeners followed by those of its admitted ListenerSets,
@@ -66,16 +67,16 @@ func (e *engine) conflicts(g *GatewayResult) {
 		for i := range group {
 			for j := i + 1; j < len(group); j++ {
 				a, b := group[i], group[j]
-				reason, why := conflictBetween(a.l, b.l, f)
-				if reason == "" {
+				rule, why := conflictBetween(a.l, b.l, f)
+				if rule == nil {
 					continue
 				}
 				// Within one owner every indistinct listener is conflicted (no winner);
 				// across owners the one of higher precedence keeps its place.
 				if a.rank == b.rank {
-					e.markConflict(a.l, b.l, reason, why)
+					e.markConflict(a.l, b.l, rule, why)
 				}
-				e.markConflict(b.l, a.l, reason, why)
+				e.markConflict(b.l, a.l, rule, why)
 			}
 		}
 		for i := range group {
@@ -86,12 +87,13 @@ func (e *engine) conflicts(g *GatewayResult) {
 	}
 }
 
-// conflictBetween returns the Conflicted reason for two listeners on one port, or "".
-func conflictBetween(a, b *ListenerResult, f Features) (string, string) {
+// conflictBetween returns the rule two listeners on one port conflict by, and
+// why; nil when they are distinct.
+func conflictBetween(a, b *ListenerResult, f Features) (*rules.Rule, string) {
 	pa, pb := a.Listener.Protocol, b.Listener.Protocol
 	port := a.Listener.Port
-	hostnameConflict := string(gwv1.ListenerReasonHostnameConflict)
-	protocolConflict := string(gwv1.ListenerReasonProtocolConflict)
+	hostnameConflict := rules.ListenerAcceptedHostnameConflict
+	protocolConflict := rules.ListenerAcceptedProtocolConflict
 	sameHost := !hostname.Distinct(a.Hostname(), b.Hostname())
 	hostDesc := func() string {
 		if a.Hostname() == "" {
@@ -111,7 +113,7 @@ func conflictBetween(a, b *ListenerResult, f Features) (string, string) {
 		if sameHost {
 			return hostnameConflict, fmt.Sprintf("both are %s on port %d with %s", pa, port, hostDesc())
 		}
-		return "", ""
+		return nil, ""
 	}
 	tlsPair := func(x, y gwv1.ProtocolType) bool { return (pa == x && pb == y) || (pa == y && pb == x) }
 	switch {
@@ -130,30 +132,30 @@ func conflictBetween(a, b *ListenerResult, f Features) (string, string) {
 		if sameHost {
 			return hostnameConflict, fmt.Sprintf("HTTPS and TLS/Terminate on port %d both serve %s", port, hostDesc())
 		}
-		return "", ""
+		return nil, ""
 	case tlsPair(gwv1.TCPProtocolType, gwv1.UDPProtocolType),
 		pa == gwv1.UDPProtocolType, pb == gwv1.UDPProtocolType:
-		return "", "" // different transports share a port number
+		return nil, "" // different transports share a port number
 	}
 	return protocolConflict, fmt.Sprintf("%s and %s cannot share port %d", pa, pb, port)
 }
 
-func (e *engine) markConflict(l, other *ListenerResult, reason, why string) {
-	if l.state.conflict != nil && l.state.conflict.reason == string(gwv1.ListenerReasonProtocolConflict) {
+func (e *engine) markConflict(l, other *ListenerResult, rule *rules.Rule, why string) {
+	if l.state.conflict != nil && l.state.conflict.Rule == rules.ListenerAcceptedProtocolConflict {
 		return // the protocol conflict is the more fundamental one; keep it
 	}
 	where := "listener " + other.Name()
 	if other.ListenerSet != nil {
-		where += " of ListenerSet " + other.ListenerSet.ListenerSet.Obj.Namespace + "/" + other.ListenerSet.ListenerSet.Obj.Name
+		where += " of ListenerSet " + other.Owner().NamespacedName().String()
 	}
 	fix := "give it another port"
-	if reason == string(gwv1.ListenerReasonHostnameConflict) {
+	if rule == rules.ListenerAcceptedHostnameConflict {
 		fix = "give it a distinct hostname or another port"
 	}
-	l.state.conflict = &problem{reason, fmt.Sprintf("conflicts with %s: %s", where, why), fix}
+	l.state.conflict = problemOf(rule, fmt.Sprintf("conflicts with %s: %s", where, why), fix)
 	l.Conflicted = true
 	if e.tracingListener(l) {
-		l.Trace = append(l.Trace, Step{Rule: "listener.distinct", Subject: "listener " + l.Name(), Detail: l.state.conflict.message, Fix: fix})
+		l.Trace = append(l.Trace, Step{Rule: "listener.distinct", Subject: "listener " + l.Name(), Detail: l.state.conflict.Message, Fix: fix})
 	}
 }
 

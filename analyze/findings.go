@@ -9,49 +9,28 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
+	"github.com/kubectl-gwtls/kubectl-gwtls/rules"
 )
 
-// Severity orders findings; --fail-on compares against it.
-type Severity int
+// Severity is the registry's severity, named here too so that a consumer of a
+// Result compares findings without importing the registry.
+type Severity = rules.Severity
 
 const (
-	SeverityInfo Severity = iota
-	SeverityWarning
-	SeverityError
+	SeverityInfo    = rules.Info
+	SeverityWarning = rules.Warning
+	SeverityError   = rules.Error
 )
 
-func (s Severity) String() string {
-	switch s {
-	case SeverityError:
-		return "error"
-	case SeverityWarning:
-		return "warning"
-	}
-	return "info"
-}
-
-// MarshalText writes the severity as its name.
-func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
-
 // ParseSeverity reads error, warning, info (and none, which no finding reaches).
-func ParseSeverity(s string) (Severity, error) {
-	switch strings.ToLower(s) {
-	case "error":
-		return SeverityError, nil
-	case "warning", "warn":
-		return SeverityWarning, nil
-	case "info":
-		return SeverityInfo, nil
-	case "none", "never":
-		return SeverityError + 1, nil
-	}
-	return 0, fmt.Errorf("severity %q: want error, warning, info or none", s)
-}
+func ParseSeverity(s string) (Severity, error) { return rules.ParseSeverity(s) }
 
-// Finding is one problem a user must act on: a stable rule ID, the object and where
-// it came from, what is wrong and how to fix it.
+// Finding is one problem a user must act on, placed on the object and field it
+// is about and where that came from. It is the output record of analyze
+// (docs/output.md: its fields in that order, the rule written as its ID), so
+// it stays flat rather than embedding the rules.Problem it is made from.
 type Finding struct {
-	Rule     string       `json:"rule"`
+	Rule     *rules.Rule  `json:"rule"`
 	Severity Severity     `json:"severity"`
 	Object   model.Ref    `json:"object"`
 	Field    string       `json:"field,omitempty"`
@@ -72,13 +51,6 @@ func (r *Result) CountAtOrAbove(sev Severity) int {
 	return n
 }
 
-// ConditionRule is the stable rule ID of a condition finding: the object it is on,
-// the condition type and the reason, as gateway-api names them
-// (for example route/Accepted/NoMatchingListenerHostname).
-func ConditionRule(object, conditionType, reason string) string {
-	return object + "/" + conditionType + "/" + reason
-}
-
 // findingList collects findings; the engine fills several at once and merges
 // them. It grows by blocks, so that a list of tens of thousands is not copied
 // each time it doubles.
@@ -89,7 +61,9 @@ type findingList struct {
 
 const findingBlock = 256
 
-func (fl *findingList) add(f Finding) {
+// add places a problem on an object.
+func (fl *findingList) add(p rules.Problem, object model.Ref, src model.Source, field string) {
+	f := Finding{Rule: p.Rule, Severity: p.Severity, Object: object, Field: field, Source: src, Message: p.Message, Fix: p.Fix}
 	last := len(fl.blocks) - 1
 	if last < 0 || len(fl.blocks[last]) == cap(fl.blocks[last]) {
 		fl.blocks = append(fl.blocks, make([]Finding, 0, findingBlock))
@@ -107,13 +81,24 @@ func (fl *findingList) appendTo(all []Finding) []Finding {
 	return all
 }
 
-// fromCondition turns an unhealthy condition into a finding.
-func (fl *findingList) fromCondition(object string, c Condition, sev Severity, ref model.Ref, src model.Source, field string) {
-	fl.add(Finding{Rule: ConditionRule(object, c.Type, c.Reason), Severity: sev, Object: ref, Field: field, Source: src, Message: c.Message, Fix: c.Fix})
+// fromConditions adds a finding for every condition that reports a rule (the
+// unhealthy ones a finding is due for).
+func (fl *findingList) fromConditions(cs []Condition, ref model.Ref, src model.Source, field func(Condition) string) {
+	for _, c := range cs {
+		if c.Rule != nil {
+			fl.add(c.Rule.Problem(c.Message, c.Fix), ref, src, field(c))
+		}
+	}
 }
+
+func noField(Condition) string { return "" }
 
 func refOf(kind string, m metav1.ObjectMeta) model.Ref {
 	return model.Ref{Kind: kind, Namespace: m.Namespace, Name: m.Name}
+}
+
+func nameOf(m metav1.ObjectMeta) model.NamespacedName {
+	return model.NamespacedName{Namespace: m.Namespace, Name: m.Name}
 }
 
 // findings derives findings from every decision, then orders them by where they
@@ -157,7 +142,7 @@ func (e *engine) findings() {
 		if a.Field != b.Field {
 			return a.Field < b.Field
 		}
-		return a.Rule < b.Rule
+		return a.Rule.ID < b.Rule.ID
 	})
 	if len(all) > 0 {
 		e.res.Findings = all
@@ -170,18 +155,16 @@ func (e *engine) parentFindings(fl *findingList) {
 		gw := g.Gateway
 		ref := refOf("Gateway", gw.Obj.ObjectMeta)
 		if g.ClassMissing {
-			fl.add(Finding{Rule: "gateway/GatewayClassNotFound", Severity: SeverityWarning, Object: ref, Source: gw.Source,
-				Message: fmt.Sprintf("GatewayClass %q is not in the input; analyzed as a conformant controller supporting every feature", gw.Obj.Spec.GatewayClassName),
-				Fix:     "include the GatewayClass (with status.supportedFeatures) or pass --supported-features"})
+			fl.add(rules.GatewayClassNotFound.Problem(
+				fmt.Sprintf("GatewayClass %q is not in the input; analyzed as a conformant controller supporting every feature", gw.Obj.Spec.GatewayClassName),
+				"include the GatewayClass (with status.supportedFeatures) or pass --supported-features"), ref, gw.Source, "")
 		}
-		for _, c := range g.Conditions {
-			switch {
-			case c.Type == string(gwv1.GatewayConditionAccepted) && c.Status == metav1.ConditionFalse:
-				fl.fromCondition("gateway", c, SeverityError, ref, gw.Source, "")
-			case c.Type == string(gwv1.GatewayConditionResolvedRefs) && c.Status == metav1.ConditionFalse && c.Reason != string(gwv1.GatewayReasonListenersNotResolved):
-				fl.fromCondition("gateway", c, SeverityError, ref, gw.Source, "spec.tls.backend.clientCertificateRef")
+		fl.fromConditions(g.Conditions, ref, gw.Source, func(c Condition) string {
+			if c.Type == string(gwv1.GatewayConditionResolvedRefs) {
+				return "spec.tls.backend.clientCertificateRef" // the Gateway's own reference; listeners' are theirs
 			}
-		}
+			return ""
+		})
 		for _, l := range g.Listeners {
 			listenerFindings(fl, l, ref, gw.Source)
 		}
@@ -189,9 +172,7 @@ func (e *engine) parentFindings(fl *findingList) {
 	for _, ls := range e.res.ListenerSets {
 		o := ls.ListenerSet
 		ref := refOf("ListenerSet", o.Obj.ObjectMeta)
-		if c := Find(ls.Conditions, "Accepted"); c != nil && c.Status == metav1.ConditionFalse {
-			fl.fromCondition("listenerset", *c, SeverityError, ref, o.Source, "")
-		}
+		fl.fromConditions(ls.Conditions, ref, o.Source, noField)
 		if ls.Allowed {
 			for _, l := range ls.Listeners {
 				listenerFindings(fl, l, ref, o.Source)
@@ -206,27 +187,26 @@ func routeFindings(fl *findingList, rr *RouteResult) {
 	r := rr.Route
 	ref := refOf(r.Kind, r.ObjectMeta)
 	if len(r.ParentRefs) == 0 {
-		fl.add(Finding{Rule: "route/NoParentRefs", Severity: SeverityWarning, Object: ref, Source: r.Source,
-			Message: "the route names no parentRefs, so it attaches to nothing", Fix: "add spec.parentRefs naming a Gateway or ListenerSet"})
+		fl.add(rules.RouteNoParentRefs.Problem("the route names no parentRefs, so it attaches to nothing", "add spec.parentRefs naming a Gateway or ListenerSet"),
+			ref, r.Source, "")
 	}
 	for _, p := range rr.Parents {
 		if p.rejected != nil {
-			c, _ := p.AcceptedCondition()
-			fl.fromCondition("route", c, SeverityError, ref, r.Source, fmt.Sprintf("spec.parentRefs[%d]", p.Index))
+			fl.add(*p.rejected, ref, r.Source, fmt.Sprintf("spec.parentRefs[%d]", p.Index))
 		}
 	}
 	if rr.unresolved != nil {
-		fl.fromCondition("route", *rr.unresolved, SeverityError, ref, r.Source, "spec.rules[].backendRefs")
+		fl.fromConditions([]Condition{*rr.unresolved}, ref, r.Source, func(Condition) string { return "spec.rules[].backendRefs" })
 	}
 	for _, b := range rr.Backends {
+		field := fmt.Sprintf("spec.rules[%d].backendRefs", b.Rule)
+		backend := b.NamespacedName()
 		switch {
 		case b.External:
-			fl.add(Finding{Rule: "reference/External", Severity: SeverityInfo, Object: ref, Source: r.Source, Field: fmt.Sprintf("spec.rules[%d].backendRefs", b.Rule),
-				Message: fmt.Sprintf("backend %s/%s is %s: not verified", b.Namespace, b.Ref.Name, b.Unverified)})
+			fl.add(rules.ReferenceExternal.Problem(fmt.Sprintf("backend %s is %s: not verified", backend, b.Unverified), ""), ref, r.Source, field)
 		case b.portMissing:
-			fl.add(Finding{Rule: "route/BackendPortNotFound", Severity: SeverityWarning, Object: ref, Source: r.Source, Field: fmt.Sprintf("spec.rules[%d].backendRefs", b.Rule),
-				Message: fmt.Sprintf("Service %s/%s has no port %d; traffic to this backend fails", b.Namespace, b.Ref.Name, *b.Ref.Port),
-				Fix:     "set backendRefs[].port to one of the Service's spec.ports[].port"})
+			fl.add(rules.RouteBackendPortNotFound.Problem(fmt.Sprintf("Service %s has no port %d; traffic to this backend fails", backend, *b.Ref.Port),
+				"set backendRefs[].port to one of the Service's spec.ports[].port"), ref, r.Source, field)
 		}
 	}
 }
@@ -235,7 +215,7 @@ func routeFindings(fl *findingList, rr *RouteResult) {
 func lintFindings(fl *findingList, rr *RouteResult) {
 	r := rr.Route
 	for _, l := range rr.Lints {
-		fl.add(Finding{Rule: l.Rule, Severity: l.Severity, Object: refOf(r.Kind, r.ObjectMeta), Source: r.Source, Field: "metadata.annotations", Message: l.Message, Fix: l.Fix})
+		fl.add(l, refOf(r.Kind, r.ObjectMeta), r.Source, "metadata.annotations")
 	}
 }
 
@@ -246,29 +226,24 @@ func (e *engine) otherFindings(fl *findingList) {
 		ref := refOf("Secret", s.Obj.ObjectMeta)
 		var served []string
 		for _, l := range cr.Listeners {
-			o := l.Owner()
-			served = append(served, fmt.Sprintf("%s %s/%s listener %s", o.Kind, o.Namespace, o.Name, l.Name()))
+			served = append(served, fmt.Sprintf("%s %s listener %s", l.Owner().Kind, l.Owner().NamespacedName(), l.Name()))
 		}
 		for _, p := range cr.Problems {
-			fl.add(Finding{Rule: p.Rule, Severity: p.Severity, Object: ref, Source: s.Source, Field: "data[tls.crt]",
-				Message: fmt.Sprintf("certificate %s: %s (served by %s)", s.Obj.Namespace+"/"+s.Obj.Name, p.Message, strings.Join(served, ", ")), Fix: p.Fix})
+			p.Message = fmt.Sprintf("certificate %s: %s (served by %s)", ref.NamespacedName(), p.Message, strings.Join(served, ", "))
+			fl.add(p, ref, s.Source, "data[tls.crt]")
 		}
 	}
 	for _, pr := range e.res.BackendTLSPolicies {
 		p := pr.Policy
 		ref := refOf("BackendTLSPolicy", p.Obj.ObjectMeta)
-		for _, c := range pr.Conditions {
-			if c.Status == metav1.ConditionFalse {
-				fl.fromCondition("backendtlspolicy", c, SeverityError, ref, p.Source, "")
-			}
-		}
+		fl.fromConditions(pr.Conditions, ref, p.Source, noField)
 		for _, l := range pr.Lints {
-			fl.add(Finding{Rule: l.Rule, Severity: l.Severity, Object: ref, Source: p.Source, Message: l.Message, Fix: l.Fix})
+			fl.add(l, ref, p.Source, "")
 		}
-		if len(pr.Ancestors) == 0 && IsTrue(pr.Conditions, "Accepted") {
-			fl.add(Finding{Rule: "backendtlspolicy/NoAncestors", Severity: SeverityInfo, Object: ref, Source: p.Source,
-				Message: "no route attached to a Gateway in the input reaches a Service this policy targets, so no controller reports on it",
-				Fix:     "check spec.targetRefs, or include the routes that use the Service"})
+		if len(pr.Ancestors) == 0 && IsTrue(pr.Conditions, string(gwv1.PolicyConditionAccepted)) {
+			fl.add(rules.BackendTLSPolicyNoAncestors.Problem(
+				"no route attached to a Gateway in the input reaches a Service this policy targets, so no controller reports on it",
+				"check spec.targetRefs, or include the routes that use the Service"), ref, p.Source, "")
 		}
 	}
 	meshes := e.res.Meshes
@@ -279,39 +254,31 @@ func (e *engine) otherFindings(fl *findingList) {
 	}
 	for _, m := range meshes {
 		for _, l := range m.Lints {
-			fl.add(Finding{Rule: l.Rule, Severity: l.Severity, Object: m.Owner, Source: m.Source, Message: l.Message, Fix: l.Fix})
+			fl.add(l, m.Owner, m.Source, "")
 		}
 		for _, rr := range m.MeshedRoutes {
 			r := rr.Route
-			fl.add(Finding{Rule: "ocg/MeshedRoute", Severity: SeverityInfo, Object: refOf(r.Kind, r.ObjectMeta), Source: r.Source,
-				Message: fmt.Sprintf("[provisional GEP-3792] meshed through %s %s/%s: the Gateway must reach its backends over mTLS, offering ALPN %s and verifying them against the Gateway's trust bundle (%d CA certificates)",
-					m.Owner.Kind, m.Owner.Namespace, m.Owner.Name, OCGALPN, len(m.TrustBundle)),
-				Fix: "make sure the mesh trusts the Gateway (a Mesh with spec.ocg.trustBundle naming the CA of the Gateway's client certificate)"})
+			fl.add(rules.OCGMeshedRoute.Problem(
+				fmt.Sprintf("[provisional GEP-3792] meshed through %s %s: the Gateway must reach its backends over mTLS, offering ALPN %s and verifying them against the Gateway's trust bundle (%d CA certificates)",
+					m.Owner.Kind, m.Owner.NamespacedName(), OCGALPN, len(m.TrustBundle)),
+				"make sure the mesh trusts the Gateway (a Mesh with spec.ocg.trustBundle naming the CA of the Gateway's client certificate)"),
+				refOf(r.Kind, r.ObjectMeta), r.Source, "")
 		}
 	}
 	for _, u := range e.res.Model.Unreadable {
-		fl.add(Finding{Rule: "load/Unreadable", Severity: SeverityWarning, Object: model.Ref{Kind: u.Kind, Namespace: u.Namespace},
-			Message: fmt.Sprintf("could not read %s: %s; checks that need them were skipped", u.Kind, u.Reason),
-			Fix:     "grant get/list on them to this identity, or analyze manifests with -f"})
+		fl.add(rules.LoadUnreadable.Problem(fmt.Sprintf("could not read %s: %s; checks that need them were skipped", u.Kind, u.Reason),
+			"grant get/list on them to this identity, or analyze manifests with -f"),
+			model.Ref{Kind: u.Kind, Namespace: u.Namespace}, model.Source{}, "")
 	}
 }
 
 func listenerFindings(fl *findingList, l *ListenerResult, owner model.Ref, src model.Source) {
-	field := fmt.Sprintf("listener %s", l.Name())
-	for _, c := range l.Conditions {
-		switch {
-		case c.Type == string(gwv1.ListenerConditionAccepted) && c.Status == metav1.ConditionFalse:
-			fl.fromCondition("listener", c, SeverityError, owner, src, field)
-		case c.Type == string(gwv1.ListenerConditionResolvedRefs) && c.Status == metav1.ConditionFalse:
-			fl.fromCondition("listener", c, SeverityError, owner, src, field)
-		case c.Type == string(gwv1.ListenerConditionOverlappingTLSConfig):
-			fl.fromCondition("listener", c, SeverityWarning, owner, src, field)
-		}
-	}
+	field := "listener " + l.Name()
+	fl.fromConditions(l.Conditions, owner, src, func(Condition) string { return field })
 	for _, cr := range l.Certificates {
 		if cr.External {
-			fl.add(Finding{Rule: "reference/External", Severity: SeverityInfo, Object: owner, Source: src, Field: field,
-				Message: fmt.Sprintf("certificate Secret %s/%s is %s: certificate checks skipped", cr.Namespace, cr.Ref.Name, cr.Unverified)})
+			fl.add(rules.ReferenceExternal.Problem(fmt.Sprintf("certificate Secret %s is %s: certificate checks skipped", cr.NamespacedName(), cr.Unverified), ""),
+				owner, src, field)
 		}
 	}
 }

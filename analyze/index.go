@@ -176,23 +176,6 @@ func (ix *index) namespaceLabelSet(name string) labels.Set {
 	return s
 }
 
-// grantFor returns the ReferenceGrant that allows a reference from an object of
-// fromGroup/fromKind in fromNS to toGroup/toKind toNS/toName, or nil. References
-// within one namespace need no grant and are not asked about.
-func (ix *index) grantFor(fromGroup, fromKind, fromNS, toGroup, toKind, toNS, toName string) *model.ReferenceGrant {
-	for _, g := range ix.grants[grantFrom{toNS: toNS, group: fromGroup, kind: fromKind, ns: fromNS}] {
-		for _, t := range g.Obj.Spec.To {
-			if string(t.Group) == toGroup && string(t.Kind) == toKind && (t.Name == nil || *t.Name == "" || string(*t.Name) == toName) {
-				return g
-			}
-		}
-	}
-	return nil
-}
-
-// grantFrom is one spec.from entry of a ReferenceGrant in namespace toNS.
-type grantFrom struct{ toNS, group, kind, ns string }
-
 func groupOr(g *gwv1.Group, def string) string {
 	if g == nil {
 		return def

@@ -8,24 +8,18 @@ import (
 	"sigs.k8s.io/gateway-api/pkg/features"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/hostname"
+	"github.com/kubectl-gwtls/kubectl-gwtls/rules"
 )
 
-// problem is a reason a listener is not accepted or its references do not resolve,
-// kept until conflicts are known and the conditions are written.
-type problem struct {
-	reason  string
-	message string
-	fix     string
-}
-
-// listenerState is the engine's working state for one listener.
+// listenerState is the engine's working state for one listener. Its problems
+// are kept until conflicts are known and the conditions are written.
 type listenerState struct {
-	notAccepted *problem // protocol, TLS mode or hostname unsupported
-	conflict    *problem
-	unresolved  []problem // ResolvedRefs problems, most important first
-	certInvalid bool      // no usable certificate: not programmed
-	noValidCA   bool      // every frontend CA ref is invalid (Accepted False)
-	overlaps    []string  // listeners whose hostnames overlap this one's (OverlappingTLSConfig)
+	notAccepted *rules.Problem // protocol, TLS mode or hostname unsupported
+	conflict    *rules.Problem
+	unresolved  []rules.Problem // ResolvedRefs problems, most important first
+	certInvalid bool            // no usable certificate: not programmed
+	noValidCA   bool            // every frontend CA ref is invalid (Accepted False)
+	overlaps    []string        // listeners whose hostnames overlap this one's (OverlappingTLSConfig)
 	namespaces  *routeNamespaces
 	kinds       kindSet // SupportedKinds, for the per-route check
 }
@@ -180,14 +174,9 @@ func (e *engine) validateListener(g *GatewayResult, l *ListenerResult, f Feature
 	st := l.state
 	li := l.Listener
 	proto := li.Protocol
-	step := func(rule string, passed bool, detail, fix string) {
-		if !e.tracingListener(l) {
-			return
-		}
-		if passed {
-			fix = ""
-		}
-		l.Trace = append(l.Trace, Step{Rule: rule, Subject: "listener " + l.Name(), Passed: passed, Detail: detail, Fix: fix})
+	trace := tracer{on: e.tracingListener(l), steps: &l.Trace}
+	if trace.on {
+		trace.subject = "listener " + l.Name()
 	}
 
 	// Protocol (Listener.Protocol; Core: HTTP, HTTPS; Extended: TLS, TCP, UDP).
@@ -203,19 +192,19 @@ func (e *engine) validateListener(g *GatewayResult, l *ListenerResult, f Feature
 		supported = f.Supports(features.SupportUDPRoute)
 	}
 	if !supported {
-		st.notAccepted = &problem{string(gwv1.ListenerReasonUnsupportedProtocol),
+		st.notAccepted = problemOf(rules.ListenerAcceptedUnsupportedProtocol,
 			fmt.Sprintf("protocol %q is not supported", proto),
-			"use one of HTTP, HTTPS, TLS, TCP, UDP" + closestProtocol(string(proto))}
-		step("listener.protocol", false, st.notAccepted.message, st.notAccepted.fix)
-	} else if e.tracingListener(l) {
-		step("listener.protocol", true, "protocol "+string(proto)+" is supported", "")
+			"use one of HTTP, HTTPS, TLS, TCP, UDP"+closestProtocol(string(proto)))
+		trace.step("listener.protocol", false, st.notAccepted.Message, st.notAccepted.Fix, nil)
+	} else if trace.on {
+		trace.step("listener.protocol", true, "protocol "+string(proto)+" is supported", "", nil)
 	}
 
 	// TLS settings (Listener CEL rules and ListenerTLSConfig; GEP-2643 for TLS modes).
 	if supported {
 		if p := tlsSettingsProblem(l, f); p != nil {
 			st.notAccepted = p
-			step("listener.tls", false, p.message, p.fix)
+			trace.step("listener.tls", false, p.Message, p.Fix, nil)
 		}
 	}
 
@@ -223,16 +212,16 @@ func (e *engine) validateListener(g *GatewayResult, l *ListenerResult, f Feature
 	if st.notAccepted == nil && li.Hostname != nil && *li.Hostname != "" {
 		switch proto {
 		case gwv1.TCPProtocolType, gwv1.UDPProtocolType:
-			st.notAccepted = &problem{string(gwv1.ListenerReasonUnsupportedValue),
-				fmt.Sprintf("hostname must not be set for protocol %s", proto), "remove spec.listeners[].hostname"}
+			st.notAccepted = problemOf(rules.ListenerAcceptedUnsupportedValue,
+				fmt.Sprintf("hostname must not be set for protocol %s", proto), "remove spec.listeners[].hostname")
 		default:
 			if err := hostname.Validate(string(*li.Hostname)); err != nil {
-				st.notAccepted = &problem{string(gwv1.ListenerReasonUnsupportedValue), err.Error(),
-					"use a DNS name such as app.example.com or a wildcard such as *.example.com"}
+				st.notAccepted = problemOf(rules.ListenerAcceptedUnsupportedValue, err.Error(),
+					"use a DNS name such as app.example.com or a wildcard such as *.example.com")
 			}
 		}
 		if st.notAccepted != nil {
-			step("listener.hostname", false, st.notAccepted.message, st.notAccepted.fix)
+			trace.step("listener.hostname", false, st.notAccepted.Message, st.notAccepted.Fix, nil)
 		}
 	}
 
@@ -257,11 +246,11 @@ func (e *engine) validateListener(g *GatewayResult, l *ListenerResult, f Feature
 			}
 		}
 		if len(invalid) > 0 && st.notAccepted == nil {
-			p := problem{string(gwv1.ListenerReasonInvalidRouteKinds),
+			p := rules.ListenerResolvedRefsInvalidRouteKinds.Problem(
 				fmt.Sprintf("route kinds %s are not supported on %s listener", strings.Join(invalid, ", "), article(protocolLabel(l))),
-				fmt.Sprintf("remove them from allowedRoutes.kinds; %s listener takes %s", article(protocolLabel(l)), orNone(kinds))}
+				fmt.Sprintf("remove them from allowedRoutes.kinds; %s listener takes %s", article(protocolLabel(l)), orNone(kinds)))
 			st.unresolved = append(st.unresolved, p)
-			step("listener.allowedRoutes.kinds", false, p.message, p.fix)
+			trace.step("listener.allowedRoutes.kinds", false, p.Message, p.Fix, nil)
 		}
 	}
 
@@ -282,31 +271,31 @@ func (e *engine) validateListener(g *GatewayResult, l *ListenerResult, f Feature
 // tlsSettingsProblem applies the Listener's TLS rules: HTTPS terminates and needs
 // certificates; TLS needs a mode; Passthrough takes no certificates; Terminate on a
 // TLS listener is Extended (TLSRouteModeTerminate); HTTP, TCP and UDP take no tls.
-func tlsSettingsProblem(l *ListenerResult, f Features) *problem {
+func tlsSettingsProblem(l *ListenerResult, f Features) *rules.Problem {
 	li := l.Listener
-	unsupported := string(gwv1.ListenerReasonUnsupportedValue)
+	unsupported := rules.ListenerAcceptedUnsupportedValue
 	switch li.Protocol {
 	case gwv1.HTTPProtocolType, gwv1.TCPProtocolType, gwv1.UDPProtocolType:
 		if li.TLS != nil {
-			return &problem{unsupported, fmt.Sprintf("tls must not be set for protocol %s", li.Protocol),
-				"remove tls, or use protocol HTTPS (or TLS) to terminate TLS"}
+			return problemOf(unsupported, fmt.Sprintf("tls must not be set for protocol %s", li.Protocol),
+				"remove tls, or use protocol HTTPS (or TLS) to terminate TLS")
 		}
 	case gwv1.HTTPSProtocolType:
 		if li.TLS != nil && li.TLS.Mode != nil && *li.TLS.Mode == gwv1.TLSModePassthrough {
-			return &problem{unsupported, "tls mode must be Terminate for protocol HTTPS",
-				"use protocol TLS with mode Passthrough to pass TLS through, or remove tls.mode"}
+			return problemOf(unsupported, "tls mode must be Terminate for protocol HTTPS",
+				"use protocol TLS with mode Passthrough to pass TLS through, or remove tls.mode")
 		}
 	case gwv1.TLSProtocolType:
 		switch {
 		case li.TLS == nil:
-			return &problem{unsupported, "tls must be set for protocol TLS",
-				"add tls with mode Passthrough (route on SNI, backend terminates) or Terminate (with certificateRefs)"}
+			return problemOf(unsupported, "tls must be set for protocol TLS",
+				"add tls with mode Passthrough (route on SNI, backend terminates) or Terminate (with certificateRefs)")
 		case l.TLSMode() == gwv1.TLSModePassthrough && len(li.TLS.CertificateRefs) > 0:
-			return &problem{unsupported, "tls.certificateRefs must be empty when tls.mode is Passthrough",
-				"remove tls.certificateRefs: in Passthrough the backend presents its own certificate"}
+			return problemOf(unsupported, "tls.certificateRefs must be empty when tls.mode is Passthrough",
+				"remove tls.certificateRefs: in Passthrough the backend presents its own certificate")
 		case l.TLSMode() == gwv1.TLSModeTerminate && !f.Supports(features.SupportTLSRouteModeTerminate):
-			return &problem{unsupported, "tls.mode Terminate on a TLS listener is not supported by this implementation (feature TLSRouteModeTerminate)",
-				"use tls.mode Passthrough, or an HTTPS listener with an HTTPRoute"}
+			return problemOf(unsupported, "tls.mode Terminate on a TLS listener is not supported by this implementation (feature TLSRouteModeTerminate)",
+				"use tls.mode Passthrough, or an HTTPS listener with an HTTPRoute")
 		}
 	}
 	return nil

@@ -11,6 +11,7 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
+	"github.com/kubectl-gwtls/kubectl-gwtls/rules"
 )
 
 // GEP-3792 (spec 002) is provisional: its fields are read from the raw objects and
@@ -36,7 +37,7 @@ type MeshResult struct {
 	// selects (by route labels or namespace labels): the Gateway must reach their
 	// backends over mTLS offering OCGALPN.
 	MeshedRoutes []*RouteResult
-	Lints        []Lint
+	Lints        []rules.Problem
 }
 
 type meshSpec struct {
@@ -58,13 +59,13 @@ func (e *engine) ocg() {
 			continue
 		}
 		o := g.Gateway.Obj
-		mr := &MeshResult{Owner: model.Ref{Kind: "Gateway", Namespace: o.Namespace, Name: o.Name}, Source: g.Gateway.Source}
+		mr := &MeshResult{Owner: refOf("Gateway", o.ObjectMeta), Source: g.Gateway.Source}
 		e.trustBundle(mr, raw.Spec.Mesh.TrustBundle, o.Namespace, "spec.mesh.trustBundle")
 		e.meshedRoutes(g, mr, raw.Spec.Mesh.Selector)
 		if f := e.features(g); f != nil && !f.Supports(OCGFeature) {
-			mr.Lints = append(mr.Lints, Lint{Rule: "ocg/FeatureNotSupported", Severity: SeverityWarning,
-				Message: fmt.Sprintf("[provisional GEP-3792] the Gateway sets spec.mesh but its implementation does not list the %s feature", OCGFeature),
-				Fix:     "use a GatewayClass whose implementation supports " + OCGFeature + ", or remove spec.mesh"})
+			mr.Lints = append(mr.Lints, provisional(rules.OCGFeatureNotSupported,
+				fmt.Sprintf("the Gateway sets spec.mesh but its implementation does not list the %s feature", OCGFeature),
+				"use a GatewayClass whose implementation supports "+OCGFeature+", or remove spec.mesh"))
 		}
 		g.Mesh = mr
 	}
@@ -77,35 +78,40 @@ func (e *engine) ocg() {
 		if json.Unmarshal(m.Raw, &raw) != nil || raw.Spec.OCG == nil {
 			continue
 		}
-		mr := &MeshResult{Owner: model.Ref{Kind: m.Kind, Namespace: m.ObjectMeta.Namespace, Name: m.ObjectMeta.Name}, Source: m.Source}
+		mr := &MeshResult{Owner: refOf(m.Kind, m.ObjectMeta), Source: m.Source}
 		ns := m.ObjectMeta.Namespace
 		e.trustBundle(mr, raw.Spec.OCG.TrustBundle, ns, "spec.ocg.trustBundle")
 		e.res.Meshes = append(e.res.Meshes, mr)
 	}
 }
 
+// provisional is a problem of the provisional GEP-3792 API: its message says so.
+func provisional(r *rules.Rule, message, fix string) rules.Problem {
+	return r.Problem("[provisional GEP-3792] "+message, fix)
+}
+
 // trustBundle resolves trust bundle Secrets (at least one is required) and checks
 // that they hold valid CA certificates (in ca.crt, else tls.crt).
 func (e *engine) trustBundle(mr *MeshResult, refs []gwv1.SecretObjectReference, defaultNS, field string) {
-	lint := func(rule string, sev Severity, msg, fix string) {
-		mr.Lints = append(mr.Lints, Lint{Rule: rule, Severity: sev, Message: "[provisional GEP-3792] " + msg, Fix: fix})
+	lint := func(rule *rules.Rule, msg, fix string) {
+		mr.Lints = append(mr.Lints, provisional(rule, msg, fix))
 	}
 	if len(refs) == 0 {
-		lint("ocg/TrustBundleMissing", SeverityError, field+" lists no Secret; at least one is required",
+		lint(rules.OCGTrustBundleMissing, field+" lists no Secret; at least one is required",
 			"reference the Secret holding the CA certificate(s) of the other side")
 		return
 	}
 	for i, ref := range refs {
-		ns := namespaceOr(ref.Namespace, defaultNS)
-		where := fmt.Sprintf("%s[%d] Secret %s/%s", field, i, ns, ref.Name)
+		secret := model.NamespacedName{Namespace: namespaceOr(ref.Namespace, defaultNS), Name: string(ref.Name)}
+		where := fmt.Sprintf("%s[%d] Secret %s", field, i, secret)
 		if groupOr(ref.Group, "") != "" || kindOr(ref.Kind, "Secret") != "Secret" {
-			lint("ocg/TrustBundleInvalid", SeverityError, where+" is not a core Secret", "reference a Secret")
+			lint(rules.OCGTrustBundleInvalid, where+" is not a core Secret", "reference a Secret")
 			continue
 		}
-		s := e.ix.secrets[nn{Namespace: ns, Name: string(ref.Name)}]
+		s := e.ix.secrets[secret]
 		if s == nil {
-			if !e.isUnverified("Secret", ns, string(ref.Name)) {
-				lint("ocg/TrustBundleNotFound", SeverityError, where+" does not exist", "create it with the CA certificate(s) in ca.crt")
+			if !e.isUnverified("Secret", secret.Namespace, secret.Name) {
+				lint(rules.OCGTrustBundleNotFound, where+" does not exist", "create it with the CA certificate(s) in ca.crt")
 			}
 			continue
 		}
@@ -114,23 +120,23 @@ func (e *engine) trustBundle(mr *MeshResult, refs []gwv1.SecretObjectReference, 
 			data = s.Obj.Data["tls.crt"]
 		}
 		if len(data) == 0 {
-			lint("ocg/TrustBundleInvalid", SeverityError, where+" has neither ca.crt nor tls.crt", "put PEM CA certificates in ca.crt")
+			lint(rules.OCGTrustBundleInvalid, where+" has neither ca.crt nor tls.crt", "put PEM CA certificates in ca.crt")
 			continue
 		}
 		certs, err := parsePEMCertificates(data)
 		if err != nil {
-			lint("ocg/TrustBundleInvalid", SeverityError, where+" "+err.Error(), "put PEM CA certificates in ca.crt")
+			lint(rules.OCGTrustBundleInvalid, where+" "+err.Error(), "put PEM CA certificates in ca.crt")
 			continue
 		}
 		for _, c := range certs {
 			switch {
 			case !c.IsCA:
-				lint("ocg/TrustBundleNotCA", SeverityError, fmt.Sprintf("%s holds %q, which is not a CA certificate", where, c.Subject.CommonName),
+				lint(rules.OCGTrustBundleNotCA, fmt.Sprintf("%s holds %q, which is not a CA certificate", where, c.Subject.CommonName),
 					"put the CA that signs the other side's mTLS certificates in the bundle, not a leaf")
 			case e.opts.Now.After(c.NotAfter):
-				lint("ocg/TrustBundleExpired", SeverityError, fmt.Sprintf("%s: CA %q expired on %s", where, c.Subject.CommonName, c.NotAfter.UTC().Format("2006-01-02")), "rotate the CA")
+				lint(rules.OCGTrustBundleExpired, fmt.Sprintf("%s: CA %q expired on %s", where, c.Subject.CommonName, c.NotAfter.UTC().Format("2006-01-02")), "rotate the CA")
 			case e.opts.Now.Before(c.NotBefore):
-				lint("ocg/TrustBundleExpired", SeverityError, fmt.Sprintf("%s: CA %q is not valid before %s", where, c.Subject.CommonName, c.NotBefore.UTC().Format("2006-01-02")), "check the CA's validity")
+				lint(rules.OCGTrustBundleExpired, fmt.Sprintf("%s: CA %q is not valid before %s", where, c.Subject.CommonName, c.NotBefore.UTC().Format("2006-01-02")), "check the CA's validity")
 			default:
 				mr.TrustBundle = append(mr.TrustBundle, c)
 			}
@@ -143,15 +149,13 @@ func (e *engine) trustBundle(mr *MeshResult, refs []gwv1.SecretObjectReference, 
 // Problem", option 6).
 func (e *engine) meshedRoutes(g *GatewayResult, mr *MeshResult, selector *metav1.LabelSelector) {
 	if selector == nil {
-		mr.Lints = append(mr.Lints, Lint{Rule: "ocg/SelectorMissing", Severity: SeverityWarning,
-			Message: "[provisional GEP-3792] spec.mesh has no selector, so no route is treated as meshed",
-			Fix:     "set spec.mesh.selector to the label the mesh uses for meshed namespaces (linkerd.io/inject: enabled, istio-injection: enabled)"})
+		mr.Lints = append(mr.Lints, provisional(rules.OCGSelectorMissing, "spec.mesh has no selector, so no route is treated as meshed",
+			"set spec.mesh.selector to the label the mesh uses for meshed namespaces (linkerd.io/inject: enabled, istio-injection: enabled)"))
 		return
 	}
 	sel, err := metav1.LabelSelectorAsSelector(selector)
 	if err != nil {
-		mr.Lints = append(mr.Lints, Lint{Rule: "ocg/SelectorInvalid", Severity: SeverityError,
-			Message: "[provisional GEP-3792] spec.mesh.selector: " + err.Error(), Fix: "fix the label selector"})
+		mr.Lints = append(mr.Lints, provisional(rules.OCGSelectorInvalid, "spec.mesh.selector: "+err.Error(), "fix the label selector"))
 		return
 	}
 	seen := map[*RouteResult]bool{}

@@ -61,8 +61,8 @@ spec:
 	}
 	got := map[string]string{}
 	for _, f := range res.Findings {
-		if strings.HasPrefix(f.Rule, "ocg/") {
-			got[f.Rule] += f.Message + "\n"
+		if id := string(f.Rule.ID); strings.HasPrefix(id, "ocg/") {
+			got[id] += f.Message + "\n"
 			if !strings.Contains(f.Message, "provisional") {
 				t.Errorf("%s is not marked provisional: %s", f.Rule, f.Message)
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/hostname"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
+	"github.com/kubectl-gwtls/kubectl-gwtls/rules"
 )
 
 // PolicyResult is the decision about one BackendTLSPolicy (GEP-1897, spec 004).
@@ -29,7 +30,7 @@ type PolicyResult struct {
 	CASources      []string
 	Trace          []Step
 	// Lints are problems that do not change the policy's conditions.
-	Lints []Lint
+	Lints []rules.Problem
 }
 
 // policyTarget is one (Service, sectionName) a policy applies to; two policies on
@@ -211,30 +212,25 @@ func (e *engine) policyConditions(pr *PolicyResult, winner *PolicyResult) {
 	o := pr.Policy.Obj
 	gen := o.Generation
 	v := o.Spec.Validation
-	step := func(rule string, passed bool, detail, fix string) {
-		if !e.tracing("BackendTLSPolicy", o.Namespace, o.Name) {
-			return
-		}
-		if passed {
-			fix = ""
-		}
-		pr.Trace = append(pr.Trace, Step{Rule: rule, Subject: "BackendTLSPolicy " + o.Namespace + "/" + o.Name, Passed: passed, Detail: detail, Fix: fix})
+	trace := tracer{on: e.tracing("BackendTLSPolicy", o.Namespace, o.Name), steps: &pr.Trace}
+	if trace.on {
+		trace.subject = "BackendTLSPolicy " + nameOf(o.ObjectMeta).String()
 	}
-	var invalid []problem
+	var invalid []rules.Problem
 	var udpWarnings []string
 	for i, t := range o.Spec.TargetRefs {
 		if string(t.Group) != "" || string(t.Kind) != "Service" {
-			invalid = append(invalid, problem{string(gwv1.PolicyReasonInvalid),
+			invalid = append(invalid, rules.BackendTLSPolicyAcceptedInvalid.Problem(
 				fmt.Sprintf("targetRefs[%d] is a %s; a BackendTLSPolicy targets Services", i, groupKindString(string(t.Group), string(t.Kind))),
-				"target a core Service (group \"\", kind Service)"})
+				"target a core Service (group \"\", kind Service)"))
 			continue
 		}
 		svc := e.ix.service(nn{Namespace: o.Namespace, Name: string(t.Name)})
 		if svc == nil {
 			if !e.isUnverified("Service", o.Namespace, string(t.Name)) {
-				pr.Lints = append(pr.Lints, Lint{Rule: "backendtlspolicy/TargetNotFound", Severity: SeverityWarning,
-					Message: fmt.Sprintf("targetRefs[%d]: Service %s/%s is not in the input", i, o.Namespace, t.Name),
-					Fix:     "fix the name (the Service must be in the policy's namespace), or declare it with --external"})
+				pr.Lints = append(pr.Lints, rules.BackendTLSPolicyTargetNotFound.Problem(
+					fmt.Sprintf("targetRefs[%d]: Service %s/%s is not in the input", i, o.Namespace, t.Name),
+					"fix the name (the Service must be in the policy's namespace), or declare it with --external"))
 			}
 			continue
 		}
@@ -249,9 +245,9 @@ func (e *engine) policyConditions(pr *PolicyResult, winner *PolicyResult) {
 				}
 			}
 			if len(selected) == 0 && len(ports) > 0 {
-				pr.Lints = append(pr.Lints, Lint{Rule: "backendtlspolicy/SectionNameNotFound", Severity: SeverityError,
-					Message: fmt.Sprintf("targetRefs[%d].sectionName %q names no port of Service %s/%s", i, *t.SectionName, o.Namespace, t.Name),
-					Fix:     "set sectionName to the name of one of the Service's spec.ports"})
+				pr.Lints = append(pr.Lints, rules.BackendTLSPolicySectionNameNotFound.Problem(
+					fmt.Sprintf("targetRefs[%d].sectionName %q names no port of Service %s/%s", i, *t.SectionName, o.Namespace, t.Name),
+					"set sectionName to the name of one of the Service's spec.ports"))
 			}
 		} else {
 			selected = ports
@@ -264,108 +260,107 @@ func (e *engine) policyConditions(pr *PolicyResult, winner *PolicyResult) {
 		}
 		switch {
 		case udp > 0 && udp == len(selected) && len(selected) == 1:
-			invalid = append(invalid, problem{string(gwv1.PolicyReasonInvalid),
+			invalid = append(invalid, rules.BackendTLSPolicyAcceptedInvalid.Problem(
 				fmt.Sprintf("targetRefs[%d] selects UDP port %q of Service %s/%s; BackendTLSPolicy applies only to TCP", i, selected[0].Name, o.Namespace, t.Name),
-				"target a TCP port with sectionName, or remove the target"})
+				"target a TCP port with sectionName, or remove the target"))
 		case udp > 0:
 			udpWarnings = append(udpWarnings, fmt.Sprintf("Service %s/%s has UDP ports; the policy applies to its TCP ports only", o.Namespace, t.Name))
 		}
 	}
 	for k := range o.Spec.Options {
 		if !strings.Contains(string(k), "/") {
-			pr.Lints = append(pr.Lints, Lint{Rule: "backendtlspolicy/UnprefixedOption", Severity: SeverityWarning,
-				Message: fmt.Sprintf("options key %q has no domain prefix; un-prefixed names are reserved for Gateway API", k),
-				Fix:     "use the implementation's domain-prefixed key, such as example.com/" + string(k)})
+			pr.Lints = append(pr.Lints, rules.BackendTLSPolicyUnprefixedOption.Problem(
+				fmt.Sprintf("options key %q has no domain prefix; un-prefixed names are reserved for Gateway API", k),
+				"use the implementation's domain-prefixed key, such as example.com/"+string(k)))
 		}
 	}
 	sort.Slice(pr.Lints, func(i, j int) bool { return pr.Lints[i].Message < pr.Lints[j].Message })
 	hasRefs, hasWellKnown := len(v.CACertificateRefs) > 0, v.WellKnownCACertificates != nil && *v.WellKnownCACertificates != ""
 	switch {
 	case hasRefs && hasWellKnown:
-		invalid = append(invalid, problem{string(gwv1.PolicyReasonInvalid), "validation sets both caCertificateRefs and wellKnownCACertificates",
-			"keep exactly one: caCertificateRefs for a private CA, or wellKnownCACertificates: System"})
+		invalid = append(invalid, rules.BackendTLSPolicyAcceptedInvalid.Problem("validation sets both caCertificateRefs and wellKnownCACertificates",
+			"keep exactly one: caCertificateRefs for a private CA, or wellKnownCACertificates: System"))
 	case !hasRefs && !hasWellKnown:
-		invalid = append(invalid, problem{string(gwv1.PolicyReasonInvalid), "validation sets neither caCertificateRefs nor wellKnownCACertificates",
-			"add caCertificateRefs naming a ConfigMap with ca.crt, or wellKnownCACertificates: System"})
+		invalid = append(invalid, rules.BackendTLSPolicyAcceptedInvalid.Problem("validation sets neither caCertificateRefs nor wellKnownCACertificates",
+			"add caCertificateRefs naming a ConfigMap with ca.crt, or wellKnownCACertificates: System"))
 	case hasWellKnown && *v.WellKnownCACertificates != gwv1.WellKnownCACertificatesSystem:
-		invalid = append(invalid, problem{string(gwv1.PolicyReasonInvalid), fmt.Sprintf("wellKnownCACertificates %q is not supported", *v.WellKnownCACertificates),
-			"use wellKnownCACertificates: System"})
+		invalid = append(invalid, rules.BackendTLSPolicyAcceptedInvalid.Problem(fmt.Sprintf("wellKnownCACertificates %q is not supported", *v.WellKnownCACertificates),
+			"use wellKnownCACertificates: System"))
 	}
 	if err := hostname.ValidatePrecise(string(v.Hostname)); err != nil {
-		invalid = append(invalid, problem{string(gwv1.PolicyReasonInvalid), "validation.hostname: " + err.Error(),
-			"set validation.hostname to the DNS name the backend's certificate is issued for (no wildcard, no IP)"})
+		invalid = append(invalid, rules.BackendTLSPolicyAcceptedInvalid.Problem("validation.hostname: "+err.Error(),
+			"set validation.hostname to the DNS name the backend's certificate is issued for (no wildcard, no IP)"))
 	}
 	for i, san := range v.SubjectAltNames {
 		switch {
 		case san.Type == gwv1.HostnameSubjectAltNameType && (san.Hostname == "" || san.URI != ""):
-			invalid = append(invalid, problem{string(gwv1.PolicyReasonInvalid), fmt.Sprintf("subjectAltNames[%d] of type Hostname needs hostname and no uri", i), "set subjectAltNames[].hostname"})
+			invalid = append(invalid, rules.BackendTLSPolicyAcceptedInvalid.Problem(fmt.Sprintf("subjectAltNames[%d] of type Hostname needs hostname and no uri", i), "set subjectAltNames[].hostname"))
 		case san.Type == gwv1.URISubjectAltNameType && (san.URI == "" || san.Hostname != ""):
-			invalid = append(invalid, problem{string(gwv1.PolicyReasonInvalid), fmt.Sprintf("subjectAltNames[%d] of type URI needs uri and no hostname", i), "set subjectAltNames[].uri"})
+			invalid = append(invalid, rules.BackendTLSPolicyAcceptedInvalid.Problem(fmt.Sprintf("subjectAltNames[%d] of type URI needs uri and no hostname", i), "set subjectAltNames[].uri"))
 		case san.Type != gwv1.HostnameSubjectAltNameType && san.Type != gwv1.URISubjectAltNameType:
-			invalid = append(invalid, problem{string(gwv1.PolicyReasonInvalid), fmt.Sprintf("subjectAltNames[%d] has type %q", i, san.Type), "use type Hostname or URI"})
+			invalid = append(invalid, rules.BackendTLSPolicyAcceptedInvalid.Problem(fmt.Sprintf("subjectAltNames[%d] has type %q", i, san.Type), "use type Hostname or URI"))
 		case san.Type == gwv1.HostnameSubjectAltNameType:
 			if err := hostname.Validate(string(san.Hostname)); err != nil {
-				invalid = append(invalid, problem{string(gwv1.PolicyReasonInvalid), fmt.Sprintf("subjectAltNames[%d]: %v", i, err), "use a DNS name"})
+				invalid = append(invalid, rules.BackendTLSPolicyAcceptedInvalid.Problem(fmt.Sprintf("subjectAltNames[%d]: %v", i, err), "use a DNS name"))
 			}
 		}
 	}
 
 	// CA certificate references: LocalObjectReference in the policy's namespace.
-	var unresolved []problem
+	var unresolved []rules.Problem
 	valid := 0
 	for i, ref := range v.CACertificateRefs {
 		group, kind := string(ref.Group), string(ref.Kind)
-		var p *problem
+		key := model.NamespacedName{Namespace: o.Namespace, Name: string(ref.Name)}
+		var p *rules.Problem
 		if group != "" || kind != "ConfigMap" {
-			p = &problem{string(gwv1.BackendTLSPolicyReasonInvalidKind), fmt.Sprintf("caCertificateRefs[%d] is a %s; only core ConfigMaps are supported", i, groupKindString(group, kind)),
-				"reference a ConfigMap holding the CA certificate in ca.crt"}
-		} else if cm := e.ix.configMaps[nn{Namespace: o.Namespace, Name: string(ref.Name)}]; cm == nil {
-			if !e.isUnverified("ConfigMap", o.Namespace, string(ref.Name)) {
-				p = &problem{string(gwv1.BackendTLSPolicyReasonInvalidCACertificateRef), fmt.Sprintf("caCertificateRefs[%d]: ConfigMap %s/%s does not exist", i, o.Namespace, ref.Name),
-					"create the ConfigMap with the backend's CA certificate in ca.crt, or fix the name"}
+			p = problemOf(rules.BackendTLSPolicyResolvedRefsInvalidKind, fmt.Sprintf("caCertificateRefs[%d] is a %s; only core ConfigMaps are supported", i, groupKindString(group, kind)),
+				"reference a ConfigMap holding the CA certificate in ca.crt")
+		} else if cm := e.ix.configMaps[key]; cm == nil {
+			if !e.isUnverified("ConfigMap", key.Namespace, key.Name) {
+				p = problemOf(rules.BackendTLSPolicyResolvedRefsInvalidCACertificateRef, fmt.Sprintf("caCertificateRefs[%d]: ConfigMap %s does not exist", i, key),
+					"create the ConfigMap with the backend's CA certificate in ca.crt, or fix the name")
 			}
 		} else if b := e.certs.bundle(cm); b.err != nil {
-			p = &problem{string(gwv1.BackendTLSPolicyReasonInvalidCACertificateRef), fmt.Sprintf("caCertificateRefs[%d]: ConfigMap %s/%s: %v", i, o.Namespace, ref.Name, b.err),
-				"put the PEM-encoded CA certificate in ca.crt"}
+			p = problemOf(rules.BackendTLSPolicyResolvedRefsInvalidCACertificateRef, fmt.Sprintf("caCertificateRefs[%d]: ConfigMap %s: %v", i, key, b.err),
+				"put the PEM-encoded CA certificate in ca.crt")
 		} else {
 			pr.CACertificates = append(pr.CACertificates, b.certs...)
-			pr.CASources = append(pr.CASources, "ConfigMap "+o.Namespace+"/"+string(ref.Name))
+			pr.CASources = append(pr.CASources, "ConfigMap "+key.String())
 		}
 		if p != nil {
 			unresolved = append(unresolved, *p)
-			step("backendtlspolicy.caCertificateRefs", false, p.message, p.fix)
+			trace.step("backendtlspolicy.caCertificateRefs", false, p.Message, p.Fix, nil)
 		} else {
 			valid++
-			if e.tracing("BackendTLSPolicy", o.Namespace, o.Name) {
-				step("backendtlspolicy.caCertificateRefs", true, fmt.Sprintf("caCertificateRefs[%d] resolves", i), "")
+			if trace.on {
+				trace.step("backendtlspolicy.caCertificateRefs", true, fmt.Sprintf("caCertificateRefs[%d] resolves", i), "", nil)
 			}
 		}
 	}
 
 	var accepted, resolved Condition
 	if len(unresolved) > 0 {
-		msgs := make([]string, len(unresolved))
-		for i, p := range unresolved {
-			msgs[i] = p.message
-		}
-		resolved = cond(gwv1.BackendTLSPolicyConditionResolvedRefs, false, unresolved[0].reason, strings.Join(msgs, "; "), unresolved[0].fix, gen, e.now)
+		resolved = failed(joined(unresolved), gen, e.now)
 	} else {
 		resolved = cond(gwv1.BackendTLSPolicyConditionResolvedRefs, true, gwv1.BackendTLSPolicyReasonResolvedRefs, "all references resolved", "", gen, e.now)
 	}
 	switch {
 	case len(invalid) > 0:
 		for _, p := range invalid {
-			step("backendtlspolicy.validation", false, p.message, p.fix)
+			trace.step("backendtlspolicy.validation", false, p.Message, p.Fix, nil)
 		}
-		accepted = cond(gwv1.PolicyConditionAccepted, false, gwv1.PolicyReasonInvalid, invalid[0].message, invalid[0].fix, gen, e.now)
+		accepted = failed(invalid[0], gen, e.now)
 	case hasRefs && valid == 0:
-		accepted = cond(gwv1.PolicyConditionAccepted, false, gwv1.BackendTLSPolicyReasonNoValidCACertificate,
-			"no caCertificateRef resolves to a usable CA certificate", resolved.Fix, gen, e.now)
+		accepted = failed(rules.BackendTLSPolicyAcceptedNoValidCACertificate.Problem(
+			"no caCertificateRef resolves to a usable CA certificate", resolved.Fix), gen, e.now)
 	case winner != nil:
 		w := winner.Policy.Obj
-		msg := fmt.Sprintf("BackendTLSPolicy %s/%s targets the same Service and takes precedence (older, or first by name)", w.Namespace, w.Name)
-		step("backendtlspolicy.precedence", false, msg, "merge the two policies, or target a different Service port with sectionName")
-		accepted = cond(gwv1.PolicyConditionAccepted, false, gwv1.PolicyReasonConflicted, msg, "merge the two policies, or target a different Service port with sectionName", gen, e.now)
+		p := rules.BackendTLSPolicyAcceptedConflicted.Problem(
+			fmt.Sprintf("BackendTLSPolicy %s/%s targets the same Service and takes precedence (older, or first by name)", w.Namespace, w.Name),
+			"merge the two policies, or target a different Service port with sectionName")
+		trace.step("backendtlspolicy.precedence", false, p.Message, p.Fix, nil)
+		accepted = failed(p, gen, e.now)
 	default:
 		msg := "policy is accepted"
 		if len(udpWarnings) > 0 {

@@ -13,6 +13,7 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
+	"github.com/kubectl-gwtls/kubectl-gwtls/rules"
 )
 
 // Result is everything the engine decided about one model.
@@ -36,6 +37,10 @@ type Result struct {
 type Condition struct {
 	metav1.Condition
 	Fix string
+	// Rule is the rule the condition reports, set on the unhealthy conditions a
+	// finding is due for; nil on healthy ones and on those that only follow
+	// another (Programmed follows Accepted, Conflicted the conflict reason).
+	Rule *rules.Rule
 }
 
 // GatewayClassResult is the decision about one GatewayClass.
@@ -64,7 +69,7 @@ type GatewayResult struct {
 	// analyzed as a conformant controller would treat it, under AssumedController.
 	ClassMissing bool
 
-	paramsProblem *problem
+	paramsProblem *rules.Problem
 	notAccepted   *Condition     // Conditions' Accepted when not True, for routes
 	views         []listenerView // Listeners' views, for routes
 	merged        []ranked       // mergedListeners, once the listeners are decided
@@ -134,11 +139,9 @@ func (l *ListenerResult) Hostname() string {
 // Owner is the object that declares the listener: its Gateway or ListenerSet.
 func (l *ListenerResult) Owner() model.Ref {
 	if l.ListenerSet != nil {
-		o := l.ListenerSet.ListenerSet.Obj
-		return model.Ref{Kind: "ListenerSet", Namespace: o.Namespace, Name: o.Name}
+		return refOf("ListenerSet", l.ListenerSet.ListenerSet.Obj.ObjectMeta)
 	}
-	o := l.Gateway.Gateway.Obj
-	return model.Ref{Kind: "Gateway", Namespace: o.Namespace, Name: o.Name}
+	return refOf("Gateway", l.Gateway.Gateway.Obj.ObjectMeta)
 }
 
 // TLSMode is the listener's TLS mode, "" for protocols without TLS.
@@ -172,7 +175,7 @@ type RouteResult struct {
 	// InvalidHostnames are route hostnames that are not valid Gateway API hostnames.
 	InvalidHostnames []string
 	// Lints are problems of the route's implementation-specific annotations.
-	Lints []Lint
+	Lints []rules.Problem
 
 	unresolved *Condition   // ResolvedRefs when False; nil when every backendRef resolved
 	now        *metav1.Time // the analysis time, for conditions built on demand
@@ -203,9 +206,9 @@ type ParentResult struct {
 	// inactive are listeners the route would attach to if they were accepted; they
 	// count the route in attachedRoutes when the parent is accepted.
 	inactive []*ListenerResult
-	// rejected is why the parent does not accept the route; nil when it does, or
-	// when nothing decided (see decided).
-	rejected *rejection
+	// rejected is why the parent does not accept the route (a route/Accepted
+	// rule); nil when it does, or when nothing decided (see decided).
+	rejected *rules.Problem
 	// decided is false for a parent no controller in scope knows of and that is
 	// not reported missing (another controller's Gateway, a mesh Service): it has
 	// no conditions.
@@ -214,13 +217,6 @@ type ParentResult struct {
 	// the parent belongs to another controller, is not a Gateway API parent, or is
 	// not in the input (then Conditions still say why, for findings and explain).
 	Written bool
-}
-
-// rejection is a parent's Accepted=False reason, message and fix.
-type rejection struct {
-	reason  gwv1.RouteConditionReason
-	message string
-	fix     string
 }
 
 // Accepted reports whether the parent accepts the route (Accepted=True).
@@ -238,7 +234,7 @@ func (p *ParentResult) AcceptedCondition() (c Condition, ok bool) {
 	rr := p.Route
 	gen, now := rr.Route.ObjectMeta.Generation, *rr.now
 	if p.rejected != nil {
-		return cond(gwv1.RouteConditionAccepted, false, p.rejected.reason, p.rejected.message, p.rejected.fix, gen, now), true
+		return failed(*p.rejected, gen, now), true
 	}
 	var msg strings.Builder
 	msg.WriteString("accepted by listeners ")
@@ -292,6 +288,11 @@ type BackendResult struct {
 	Policy *PolicyResult
 }
 
+// NamespacedName is the object the backendRef names, its namespace defaulted.
+func (b *BackendResult) NamespacedName() model.NamespacedName {
+	return model.NamespacedName{Namespace: b.Namespace, Name: string(b.Ref.Name)}
+}
+
 // CertificateRef is one resolved certificateRef of a listener.
 type CertificateRef struct {
 	Ref       gwv1.SecretObjectReference
@@ -303,6 +304,11 @@ type CertificateRef struct {
 	Problem    string
 	// Chain is the parsed tls.crt, leaf first, when the Secret holds a usable key pair.
 	Chain []*x509.Certificate
+}
+
+// NamespacedName is the Secret the ref names, its namespace defaulted.
+func (c *CertificateRef) NamespacedName() model.NamespacedName {
+	return model.NamespacedName{Namespace: c.Namespace, Name: string(c.Ref.Name)}
 }
 
 // Usable reports whether the certificate can be served (or is declared external).

@@ -16,6 +16,7 @@ import (
 	"github.com/kubectl-gwtls/kubectl-gwtls/hostname"
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/suggest"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
+	"github.com/kubectl-gwtls/kubectl-gwtls/rules"
 )
 
 // routes attaches every route to the listeners its parentRefs select and resolves
@@ -73,7 +74,7 @@ func (e *engine) routes() {
 			seen = seen[:0]
 			for _, p := range rr.Parents {
 				for _, a := range p.Attachments {
-					if !containsListener(seen, a.Listener) {
+					if !slices.Contains(seen, a.Listener) {
 						att[a.Listener.num] = append(att[a.Listener.num], a)
 						seen = append(seen, a.Listener)
 					}
@@ -81,7 +82,7 @@ func (e *engine) routes() {
 			}
 			for _, p := range rr.Parents {
 				for _, l := range p.inactive {
-					if !containsListener(seen, l) {
+					if !slices.Contains(seen, l) {
 						ina[l.num] = append(ina[l.num], rr)
 						seen = append(seen, l)
 					}
@@ -275,8 +276,8 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref *gwv1.Pare
 		}
 		pr.Trace = append(pr.Trace, Step{Rule: rule, Subject: pname(), Passed: passed, Detail: detail, Fix: fix, Inputs: inputs})
 	}
-	reject := func(reason gwv1.RouteConditionReason, msg, fix string) *ParentResult {
-		pr.decided, pr.rejected = true, &rejection{reason: reason, message: msg, fix: fix}
+	reject := func(rule *rules.Rule, msg, fix string) *ParentResult {
+		pr.decided, pr.rejected = true, problemOf(rule, msg, fix)
 		return pr
 	}
 
@@ -294,12 +295,12 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref *gwv1.Pare
 			pr.Written = false
 			fix := "check parentRefs[].name and namespace, or include the Gateway in the input"
 			step("route.parentRef.exists", false, fmt.Sprintf("%s is not in the input", pname()), fix, nil)
-			return reject(gwv1.RouteReasonNoMatchingParent, fmt.Sprintf("%s not found", pname()), fix)
+			return reject(rules.RouteAcceptedNoMatchingParent, fmt.Sprintf("%s not found", pname()), fix)
 		}
 		pr.Gateway, pr.Controller = gw, gw.Controller
 		if c := gw.notAccepted; c != nil {
 			step("route.parentRef.accepted", false, fmt.Sprintf("%s is not accepted: %s", pname(), c.Message), c.Fix, nil)
-			return reject(gwv1.RouteReasonNoMatchingParent, fmt.Sprintf("%s is not accepted: %s", pname(), c.Message), c.Fix)
+			return reject(rules.RouteAcceptedNoMatchingParent, fmt.Sprintf("%s is not accepted: %s", pname(), c.Message), c.Fix)
 		}
 		candidates = gw.views // every Gateway in the index had its listeners decided
 	case group == gwv1.GroupName && kind == "ListenerSet":
@@ -312,7 +313,7 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref *gwv1.Pare
 			pr.Written = false
 			fix := "check parentRefs[].name and namespace, or include the ListenerSet in the input"
 			step("route.parentRef.exists", false, fmt.Sprintf("%s is not in the input", pname()), fix, nil)
-			return reject(gwv1.RouteReasonNoMatchingParent, fmt.Sprintf("%s not found", pname()), fix)
+			return reject(rules.RouteAcceptedNoMatchingParent, fmt.Sprintf("%s not found", pname()), fix)
 		}
 		pr.ListenerSet, pr.Gateway = ls, ls.Parent
 		if ls.Parent != nil {
@@ -321,7 +322,7 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref *gwv1.Pare
 		if !IsTrue(ls.Conditions, "Accepted") {
 			c := Find(ls.Conditions, "Accepted")
 			step("route.parentRef.accepted", false, fmt.Sprintf("%s is not accepted: %s", pname(), c.Message), c.Fix, nil)
-			return reject(gwv1.RouteReasonNoMatchingParent, fmt.Sprintf("%s is not accepted: %s", pname(), c.Message), c.Fix)
+			return reject(rules.RouteAcceptedNoMatchingParent, fmt.Sprintf("%s is not accepted: %s", pname(), c.Message), c.Fix)
 		}
 		candidates = ls.views // accepted: allowed by a Gateway whose listeners step built them
 	default:
@@ -338,7 +339,7 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref *gwv1.Pare
 		msg := fmt.Sprintf("spec.hostnames has invalid hostnames: %s", strings.Join(rr.InvalidHostnames, ", "))
 		fix := "use DNS names (no IP addresses; a wildcard only as the whole leftmost label, *.example.com)"
 		step("route.hostnames.valid", false, msg, fix, nil)
-		return reject(gwv1.RouteReasonUnsupportedValue, msg, fix)
+		return reject(rules.RouteAcceptedUnsupportedValue, msg, fix)
 	}
 
 	// sectionName and port select listeners by name and port (ParentReference).
@@ -362,7 +363,7 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref *gwv1.Pare
 			}
 			msg := fmt.Sprintf("%s has no listener named %q", pname(), want)
 			step("route.parentRef.sectionName", false, msg, fix, map[string]string{"sectionName": want, "listeners": strings.Join(names, ",")})
-			return reject(gwv1.RouteReasonNoMatchingParent, msg, fix)
+			return reject(rules.RouteAcceptedNoMatchingParent, msg, fix)
 		}
 		if trace {
 			step("route.parentRef.sectionName", true, fmt.Sprintf("listener %q selected", want), "", nil)
@@ -386,7 +387,7 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref *gwv1.Pare
 			}
 			fix := fmt.Sprintf("set port to one of: %s, or remove it", strings.Join(uniq(ports), ", "))
 			step("route.parentRef.port", false, msg, fix, map[string]string{"port": fmt.Sprint(want)})
-			return reject(gwv1.RouteReasonNoMatchingParent, msg, fix)
+			return reject(rules.RouteAcceptedNoMatchingParent, msg, fix)
 		}
 		if trace {
 			step("route.parentRef.port", true, fmt.Sprintf("port %d selected", want), "", nil)
@@ -479,7 +480,7 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref *gwv1.Pare
 		for _, l := range hostFail {
 			ls = append(ls, fmt.Sprintf("%s (%s)", l.Name(), l.Hostname()))
 		}
-		return reject(gwv1.RouteReasonNoMatchingListenerHostname,
+		return reject(rules.RouteAcceptedNoMatchingListenerHostname,
 			fmt.Sprintf("route hostnames [%s] intersect no listener hostname: %s", strings.Join(hostStrings(r), ", "), strings.Join(ls, ", ")),
 			hostnameFix("listener "+hostFail[0].Name(), hostFail[0].Hostname(), hostStrings(r)))
 	case len(kindFail)+len(nsFail) > 0:
@@ -493,11 +494,11 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref *gwv1.Pare
 			parts = append(parts, fmt.Sprintf("listeners %s do not allow routes from namespace %s", listenerNames(nsFail), routeNS))
 			fix = namespaceFix(nsFail[0].routeNamespaces(), routeNS)
 		}
-		return reject(gwv1.RouteReasonNotAllowedByListeners, strings.Join(parts, "; "), fix)
+		return reject(rules.RouteAcceptedNotAllowedByListeners, strings.Join(parts, "; "), fix)
 	case len(notAccepted) > 0:
-		return reject(gwv1.RouteReasonNoMatchingParent, fmt.Sprintf("listeners %s are not accepted", listenerNames(notAccepted)), notAcceptedStep(notAccepted[0]).Fix)
+		return reject(rules.RouteAcceptedNoMatchingParent, fmt.Sprintf("listeners %s are not accepted", listenerNames(notAccepted)), notAcceptedStep(notAccepted[0]).Fix)
 	}
-	return reject(gwv1.RouteReasonNoMatchingParent, pname()+" has no listeners", "add a listener to the parent")
+	return reject(rules.RouteAcceptedNoMatchingParent, pname()+" has no listeners", "add a listener to the parent")
 }
 
 // hostStrings is a route's spec.hostnames as strings, for messages.
@@ -850,24 +851,25 @@ func (e *engine) resolveBackend(br *BackendResult, r *model.Route, rule int, ref
 	group, kind := groupOr(ref.Group, ""), kindOr(ref.Kind, "Service")
 	ns := namespaceOr(ref.Namespace, routeNS)
 	*br = BackendResult{Rule: rule, Ref: ref, Namespace: ns}
-	fail := func(reason gwv1.RouteConditionReason, msg, fix string) {
-		c := cond(gwv1.RouteConditionResolvedRefs, false, reason, msg, fix, gen, e.now)
+	fail := func(rule *rules.Rule, msg, fix string) {
+		c := failed(rule.Problem(msg, fix), gen, e.now)
 		br.Problem = &c
 	}
 	name := string(ref.Name)
+	grant := grantedRef{fromGroup: gwv1.GroupName, fromKind: r.Kind, fromNamespace: routeNS, toKind: "Service", to: model.NamespacedName{Namespace: ns, Name: name}}
 	switch {
 	case group != "" || kind != "Service":
 		if ok, why := e.unverified(kind, ns, name); ok {
 			br.External, br.Unverified = true, why
 			return
 		}
-		fail(gwv1.RouteReasonInvalidKind, fmt.Sprintf("backendRef %s %s/%s: kind %s is not supported", groupKindString(group, kind), ns, name, groupKindString(group, kind)),
+		fail(rules.RouteResolvedRefsInvalidKind, fmt.Sprintf("backendRef %s %s/%s: kind %s is not supported", groupKindString(group, kind), ns, name, groupKindString(group, kind)),
 			"reference a core Service (group \"\", kind Service)")
 		return
-	case ns != routeNS && e.ix.grantFor(gwv1.GroupName, r.Kind, routeNS, "", "Service", ns, name) == nil:
-		fail(gwv1.RouteReasonRefNotPermitted,
-			fmt.Sprintf("backendRef Service %s/%s is not permitted: no ReferenceGrant in %s allows %s from namespace %s", ns, name, ns, r.Kind, routeNS),
-			referenceGrantFix(ns, gwv1.GroupName, r.Kind, routeNS, "", "Service", name))
+	case !e.ix.permits(grant):
+		fail(rules.RouteResolvedRefsRefNotPermitted,
+			fmt.Sprintf("backendRef Service %s is not permitted: no ReferenceGrant in %s allows %s from namespace %s", grant.to, ns, r.Kind, routeNS),
+			grant.fix())
 		return
 	}
 	svc := e.ix.services[nn{Namespace: ns, Name: name}]
@@ -876,7 +878,7 @@ func (e *engine) resolveBackend(br *BackendResult, r *model.Route, rule int, ref
 			br.External, br.Unverified = true, why
 			return
 		}
-		fail(gwv1.RouteReasonBackendNotFound, fmt.Sprintf("backendRef Service %s/%s does not exist", ns, name),
+		fail(rules.RouteResolvedRefsBackendNotFound, fmt.Sprintf("backendRef Service %s/%s does not exist", ns, name),
 			fmt.Sprintf("create the Service, fix the name, or declare it with --external Service/%s/%s", ns, name))
 		return
 	}

@@ -6,6 +6,8 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/rules"
 )
 
 // generation is the metadata.generation of the object that declares a listener.
@@ -24,25 +26,20 @@ func (e *engine) listenerConditions(l *ListenerResult, storage []Condition) {
 	var accepted Condition
 	switch {
 	case st.notAccepted != nil:
-		accepted = cond(gwv1.ListenerConditionAccepted, false, st.notAccepted.reason, st.notAccepted.message, st.notAccepted.fix, gen, e.now)
+		accepted = failed(*st.notAccepted, gen, e.now)
 	case st.conflict != nil:
-		accepted = cond(gwv1.ListenerConditionAccepted, false, st.conflict.reason, st.conflict.message, st.conflict.fix, gen, e.now)
+		accepted = failed(*st.conflict, gen, e.now)
 	case st.noValidCA:
-		accepted = cond(gwv1.ListenerConditionAccepted, false, gwv1.ListenerReasonNoValidCACertificate,
-			"no frontend caCertificateRef resolves to a usable CA bundle", "fix the caCertificateRefs in the Gateway's spec.tls.frontend", gen, e.now)
+		accepted = failed(rules.ListenerAcceptedNoValidCACertificate.Problem(
+			"no frontend caCertificateRef resolves to a usable CA bundle", "fix the caCertificateRefs in the Gateway's spec.tls.frontend"), gen, e.now)
 	default:
 		accepted = cond(gwv1.ListenerConditionAccepted, true, gwv1.ListenerReasonAccepted, "listener is accepted", "", gen, e.now)
 	}
-	l.Accepted = accepted.Status == "True"
+	l.Accepted = accepted.Status == metav1.ConditionTrue
 
 	var resolved Condition
 	if len(st.unresolved) > 0 {
-		msgs := make([]string, len(st.unresolved))
-		for i, p := range st.unresolved {
-			msgs[i] = p.message
-		}
-		first := st.unresolved[0]
-		resolved = cond(gwv1.ListenerConditionResolvedRefs, false, first.reason, strings.Join(msgs, "; "), first.fix, gen, e.now)
+		resolved = failed(joined(st.unresolved), gen, e.now)
 	} else {
 		resolved = cond(gwv1.ListenerConditionResolvedRefs, true, gwv1.ListenerReasonResolvedRefs, "all references resolved", "", gen, e.now)
 	}
@@ -50,7 +47,7 @@ func (e *engine) listenerConditions(l *ListenerResult, storage []Condition) {
 	var programmed Condition
 	switch {
 	case l.Gateway.paramsProblem != nil:
-		programmed = cond(gwv1.ListenerConditionProgrammed, false, gwv1.ListenerReasonInvalid, "the Gateway is not accepted: "+l.Gateway.paramsProblem.message, l.Gateway.paramsProblem.fix, gen, e.now)
+		programmed = cond(gwv1.ListenerConditionProgrammed, false, gwv1.ListenerReasonInvalid, "the Gateway is not accepted: "+l.Gateway.paramsProblem.Message, l.Gateway.paramsProblem.Fix, gen, e.now)
 	case !l.Accepted:
 		programmed = cond(gwv1.ListenerConditionProgrammed, false, gwv1.ListenerReasonInvalid, "listener is not accepted: "+accepted.Message, accepted.Fix, gen, e.now)
 	case st.certInvalid:
@@ -61,17 +58,30 @@ func (e *engine) listenerConditions(l *ListenerResult, storage []Condition) {
 
 	var conflicted Condition
 	if st.conflict != nil {
-		conflicted = cond(gwv1.ListenerConditionConflicted, true, st.conflict.reason, st.conflict.message, st.conflict.fix, gen, e.now)
+		conflicted = cond(gwv1.ListenerConditionConflicted, true, st.conflict.Rule.Condition.Reason, st.conflict.Message, st.conflict.Fix, gen, e.now)
 	} else {
 		conflicted = cond(gwv1.ListenerConditionConflicted, false, gwv1.ListenerReasonNoConflicts, "no conflicts", "", gen, e.now)
 	}
 	storage[0], storage[1], storage[2], storage[3] = accepted, programmed, resolved, conflicted
 	l.Conditions = storage
 	if len(st.overlaps) > 0 && l.Accepted {
-		l.Conditions = append(l.Conditions, cond(gwv1.ListenerConditionOverlappingTLSConfig, true, gwv1.ListenerReasonOverlappingHostnames,
+		l.Conditions = append(l.Conditions, failed(rules.ListenerOverlappingTLSConfigOverlappingHostnames.Problem(
 			fmt.Sprintf("hostname overlaps with listeners %s on port %d; clients that coalesce HTTP/2 connections may reach the wrong listener", strings.Join(st.overlaps, ", "), l.Listener.Port),
-			"give terminating listeners on one port hostnames that do not overlap, or serve them from one listener", gen, e.now))
+			"give terminating listeners on one port hostnames that do not overlap, or serve them from one listener"), gen, e.now))
 	}
+}
+
+// joined is the first problem, which decides the reason, with every
+// problem's message: a condition has one reason, and its message says all
+// that is wrong.
+func joined(ps []rules.Problem) rules.Problem {
+	msgs := make([]string, len(ps))
+	for i, p := range ps {
+		msgs[i] = p.Message
+	}
+	first := ps[0]
+	first.Message = strings.Join(msgs, "; ")
+	return first
 }
 
 // listenerValid is whether a listener is fully configured: accepted and programmed.
@@ -94,13 +104,19 @@ func (e *engine) gatewayStatus(g *GatewayResult) {
 		}
 	}
 	var acc Condition
-	if p := g.paramsProblem; p != nil {
-		acc = cond(gwv1.GatewayConditionAccepted, false, p.reason, p.message, p.fix, gen, e.now)
-	} else if len(invalid) > 0 {
+	switch {
+	case g.paramsProblem != nil:
+		acc = failed(*g.paramsProblem, gen, e.now)
+	case len(invalid) > 0:
 		msg := fmt.Sprintf("listeners not valid: %s; accepted: %s", strings.Join(invalid, ", "), orDash(accepted))
-		acc = cond(gwv1.GatewayConditionAccepted, len(accepted) > 0, gwv1.GatewayReasonListenersNotValid, msg,
-			"see the conditions of listeners "+strings.Join(invalid, ", "), gen, e.now)
-	} else {
+		fix := "see the conditions of listeners " + strings.Join(invalid, ", ")
+		if len(accepted) > 0 {
+			// Accepted with the valid listeners: the invalid ones have findings of their own.
+			acc = cond(gwv1.GatewayConditionAccepted, true, gwv1.GatewayReasonListenersNotValid, msg, fix, gen, e.now)
+		} else {
+			acc = failed(rules.GatewayAcceptedListenersNotValid.Problem(msg, fix), gen, e.now)
+		}
+	default:
 		acc = cond(gwv1.GatewayConditionAccepted, true, gwv1.GatewayReasonAccepted, "Gateway is accepted", "", gen, e.now)
 	}
 	programmed := 0
@@ -111,9 +127,9 @@ func (e *engine) gatewayStatus(g *GatewayResult) {
 	}
 	var prog Condition
 	switch {
-	case acc.Status == "True" && programmed > 0:
+	case acc.Status == metav1.ConditionTrue && programmed > 0:
 		prog = cond(gwv1.GatewayConditionProgrammed, true, gwv1.GatewayReasonProgrammed, "Gateway is programmed", "", gen, e.now)
-	case acc.Status == "True":
+	case acc.Status == metav1.ConditionTrue:
 		prog = cond(gwv1.GatewayConditionProgrammed, false, gwv1.GatewayReasonInvalid, "no listener is programmed", "see the conditions of the listeners", gen, e.now)
 	default:
 		prog = cond(gwv1.GatewayConditionProgrammed, false, gwv1.GatewayReasonInvalid, "Gateway is not accepted: "+acc.Message, acc.Fix, gen, e.now)
@@ -126,7 +142,7 @@ func (e *engine) gatewayStatus(g *GatewayResult) {
 		}
 	}
 	if p := e.gatewayClientCertificate(g); p != nil {
-		refs = cond(gwv1.GatewayConditionResolvedRefs, false, p.reason, p.message, p.fix, gen, e.now)
+		refs = failed(*p, gen, e.now)
 	} else if len(unresolved) > 0 {
 		refs = cond(gwv1.GatewayConditionResolvedRefs, false, gwv1.GatewayReasonListenersNotResolved,
 			"listeners with unresolved references: "+strings.Join(unresolved, ", "), "see the ResolvedRefs condition of those listeners", gen, e.now)
@@ -149,7 +165,7 @@ func orDash(xs []string) string {
 // parametersProblem checks spec.infrastructure.parametersRef: a core ConfigMap or
 // Secret must exist; other kinds cannot be verified offline unless declared
 // external, so they are InvalidParameters like any reference that does not resolve.
-func (e *engine) parametersProblem(g *GatewayResult) *problem {
+func (e *engine) parametersProblem(g *GatewayResult) *rules.Problem {
 	gw := g.Gateway.Obj
 	if gw.Spec.Infrastructure == nil || gw.Spec.Infrastructure.ParametersRef == nil {
 		return nil
@@ -169,19 +185,21 @@ func (e *engine) parametersProblem(g *GatewayResult) *problem {
 	if found {
 		return nil
 	}
-	return &problem{string(gwv1.GatewayReasonInvalidParameters),
+	return problemOf(rules.GatewayAcceptedInvalidParameters,
 		fmt.Sprintf("spec.infrastructure.parametersRef %s %s/%s does not resolve", groupKindString(group, kind), gw.Namespace, name),
-		fmt.Sprintf("create the %s, fix the reference, or declare it with --external %s/%s/%s", kind, kind, gw.Namespace, name)}
+		fmt.Sprintf("create the %s, fix the reference, or declare it with --external %s/%s/%s", kind, kind, gw.Namespace, name))
 }
 
 // listenerSetStatus writes a ListenerSet's Accepted and Programmed conditions.
 func (e *engine) listenerSetStatus(ls *ListenerSetResult) {
 	o := ls.ListenerSet.Obj
 	gen := o.Generation
-	set := func(ok bool, accReason, progReason gwv1.ListenerSetConditionReason, msg, fix string) {
+	// notAccepted writes Accepted=False with the rule's reason, and Programmed
+	// False with the same reason.
+	notAccepted := func(r *rules.Rule, msg, fix string) {
 		ls.Conditions = []Condition{
-			cond(gwv1.ListenerSetConditionAccepted, ok, accReason, msg, fix, gen, e.now),
-			cond(gwv1.ListenerSetConditionProgrammed, ok, progReason, msg, fix, gen, e.now),
+			failed(r.Problem(msg, fix), gen, e.now),
+			cond(gwv1.ListenerSetConditionProgrammed, false, r.Condition.Reason, msg, fix, gen, e.now),
 		}
 	}
 	fixOf := func() string {
@@ -198,13 +216,13 @@ func (e *engine) listenerSetStatus(ls *ListenerSetResult) {
 		if len(ls.Trace) > 0 {
 			detail = ls.Trace[0].Detail
 		}
-		set(false, gwv1.ListenerSetReasonParentNotAccepted, gwv1.ListenerSetReasonParentNotAccepted, detail, fixOf())
+		notAccepted(rules.ListenerSetAcceptedParentNotAccepted, detail, fixOf())
 		return
 	case !ls.Allowed:
-		set(false, gwv1.ListenerSetReasonNotAllowed, gwv1.ListenerSetReasonNotAllowed, "not allowed by the parent Gateway: "+ls.Trace[0].Detail, fixOf())
+		notAccepted(rules.ListenerSetAcceptedNotAllowed, "not allowed by the parent Gateway: "+ls.Trace[0].Detail, fixOf())
 		return
-	case !IsTrue(ls.Parent.Conditions, "Accepted"):
-		set(false, gwv1.ListenerSetReasonParentNotAccepted, gwv1.ListenerSetReasonParentNotAccepted, "the parent Gateway is not accepted", "fix the parent Gateway first")
+	case !IsTrue(ls.Parent.Conditions, string(gwv1.GatewayConditionAccepted)):
+		notAccepted(rules.ListenerSetAcceptedParentNotAccepted, "the parent Gateway is not accepted", "fix the parent Gateway first")
 		return
 	}
 	var invalid []string
@@ -220,7 +238,7 @@ func (e *engine) listenerSetStatus(ls *ListenerSetResult) {
 			cond(gwv1.ListenerSetConditionProgrammed, true, gwv1.ListenerSetReasonProgrammed, "ListenerSet is programmed", "", gen, e.now),
 		}
 	case len(invalid) == len(ls.Listeners):
-		set(false, gwv1.ListenerSetReasonListenersNotValid, gwv1.ListenerSetReasonListenersNotValid,
+		notAccepted(rules.ListenerSetAcceptedListenersNotValid,
 			"no listener is valid: "+strings.Join(invalid, ", "), "see the conditions of listeners "+strings.Join(invalid, ", "))
 	default:
 		ls.Conditions = []Condition{

@@ -14,6 +14,7 @@ import (
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/hostname"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
+	"github.com/kubectl-gwtls/kubectl-gwtls/rules"
 )
 
 // CertificateResult is what the engine found about one Secret that terminating
@@ -27,16 +28,7 @@ type CertificateResult struct {
 	// exercised with a sample label) this certificate is served for.
 	Covered   []string
 	Uncovered []string
-	Problems  []Lint
-}
-
-// Lint is a problem that is not a status condition (of a certificate, a policy's
-// options, ...), with its rule ID.
-type Lint struct {
-	Rule     string
-	Severity Severity
-	Message  string
-	Fix      string
+	Problems  []rules.Problem
 }
 
 // Covers reports whether the certificate is valid for a TLS client that sent name
@@ -115,7 +107,7 @@ func (e *engine) certificates() {
 					bySecret[c.Secret] = cr
 					order = append(order, cr)
 				}
-				if !containsListener(cr.Listeners, l) {
+				if !slices.Contains(cr.Listeners, l) {
 					cr.Listeners = append(cr.Listeners, l)
 				}
 			}
@@ -151,52 +143,42 @@ func (e *engine) certificates() {
 		if len(cr.Uncovered) > 0 {
 			slices.Sort(cr.Uncovered)
 			cr.Uncovered = slices.Compact(cr.Uncovered)
-			cr.Problems = append(cr.Problems, Lint{Rule: "certificate/SNINotCovered", Severity: SeverityError,
-				Message: fmt.Sprintf("served for %s, which its names [%s] do not cover (a wildcard covers exactly one label); TLS clients will reject it",
+			cr.Problems = append(cr.Problems, rules.CertificateSNINotCovered.Problem(
+				fmt.Sprintf("served for %s, which its names [%s] do not cover (a wildcard covers exactly one label); TLS clients will reject it",
 					strings.Join(cr.Uncovered, ", "), strings.Join(cr.Chain[0].DNSNames, ", ")),
-				Fix: fmt.Sprintf("reissue the certificate with DNS names %s (cert-manager: spec.dnsNames), or add a certificateRef that covers them", strings.Join(cr.Uncovered, ", "))})
+				fmt.Sprintf("reissue the certificate with DNS names %s (cert-manager: spec.dnsNames), or add a certificateRef that covers them", strings.Join(cr.Uncovered, ", "))))
 		}
 	}
 	e.res.Certificates = order
 	e.overlappingCertificates()
 }
 
-func containsListener(ls []*ListenerResult, l *ListenerResult) bool {
-	for _, x := range ls {
-		if x == l {
-			return true
-		}
-	}
-	return false
-}
-
+// appendUnique appends x unless xs holds it, keeping first-seen order.
 func appendUnique(xs []string, x string) []string {
-	for _, v := range xs {
-		if v == x {
-			return xs
-		}
+	if slices.Contains(xs, x) {
+		return xs
 	}
 	return append(xs, x)
 }
 
 // certificateProblems checks one chain (leaf first) at a time now.
-func certificateProblems(chain []*x509.Certificate, now time.Time, warnExpiry time.Duration, roots *x509.CertPool) []Lint {
-	var ps []Lint
-	add := func(rule string, sev Severity, msg, fix string) {
-		ps = append(ps, Lint{Rule: rule, Severity: sev, Message: msg, Fix: fix})
+func certificateProblems(chain []*x509.Certificate, now time.Time, warnExpiry time.Duration, roots *x509.CertPool) []rules.Problem {
+	var ps []rules.Problem
+	add := func(rule *rules.Rule, msg, fix string) {
+		ps = append(ps, rule.Problem(msg, fix))
 	}
 	leaf := chain[0]
 	day := now.UTC().Format("2006-01-02")
 	switch {
 	case now.After(leaf.NotAfter):
-		add("certificate/Expired", SeverityError, fmt.Sprintf("expired on %s (now %s)", leaf.NotAfter.UTC().Format(time.RFC3339), day),
+		add(rules.CertificateExpired, fmt.Sprintf("expired on %s (now %s)", leaf.NotAfter.UTC().Format(time.RFC3339), day),
 			"renew the certificate and update the Secret")
 	case now.Before(leaf.NotBefore):
-		add("certificate/NotYetValid", SeverityError, fmt.Sprintf("not valid before %s (now %s)", leaf.NotBefore.UTC().Format(time.RFC3339), day),
+		add(rules.CertificateNotYetValid, fmt.Sprintf("not valid before %s (now %s)", leaf.NotBefore.UTC().Format(time.RFC3339), day),
 			"check the issuer's clock, or wait; clients reject it until then")
 	case now.Add(warnExpiry).After(leaf.NotAfter):
 		days := int(leaf.NotAfter.Sub(now).Hours() / 24)
-		add("certificate/ExpiresSoon", SeverityWarning, fmt.Sprintf("expires on %s, in %d days", leaf.NotAfter.UTC().Format(time.RFC3339), days),
+		add(rules.CertificateExpiresSoon, fmt.Sprintf("expires on %s, in %d days", leaf.NotAfter.UTC().Format(time.RFC3339), days),
 			"renew it now (cert-manager renews at 2/3 of the lifetime by default)")
 	}
 	for i, c := range chain {
@@ -205,23 +187,23 @@ func certificateProblems(chain []*x509.Certificate, now time.Time, warnExpiry ti
 			which = fmt.Sprintf("chain certificate %d (%s)", i, c.Subject.CommonName)
 		}
 		if bits := rsaBits(c); bits > 0 && bits < 2048 {
-			add("certificate/WeakKey", SeverityError, fmt.Sprintf("%s has a %d-bit RSA key; clients require at least 2048 bits", which, bits),
+			add(rules.CertificateWeakKey, fmt.Sprintf("%s has a %d-bit RSA key; clients require at least 2048 bits", which, bits),
 				"reissue with an RSA key of 2048 bits or more, or an ECDSA P-256 key")
 		}
 		selfSigned := c.CheckSignatureFrom(c) == nil
 		if !selfSigned && (c.SignatureAlgorithm == x509.SHA1WithRSA || c.SignatureAlgorithm == x509.ECDSAWithSHA1 || c.SignatureAlgorithm == x509.DSAWithSHA1) {
-			add("certificate/SHA1Signature", SeverityError, fmt.Sprintf("%s is signed with %s, which browsers and Go reject", which, c.SignatureAlgorithm),
+			add(rules.CertificateSHA1Signature, fmt.Sprintf("%s is signed with %s, which browsers and Go reject", which, c.SignatureAlgorithm),
 				"reissue it with a SHA-256 (or stronger) signature")
 		}
 		if i+1 < len(chain) {
 			if err := c.CheckSignatureFrom(chain[i+1]); err != nil {
-				add("certificate/ChainOrder", SeverityError, fmt.Sprintf("%s is not signed by the certificate after it in tls.crt (%s)", which, chain[i+1].Subject.CommonName),
+				add(rules.CertificateChainOrder, fmt.Sprintf("%s is not signed by the certificate after it in tls.crt (%s)", which, chain[i+1].Subject.CommonName),
 					"put the leaf first, then each issuer in order, in tls.crt")
 			}
 		}
 	}
 	if len(leaf.DNSNames) == 0 && len(leaf.IPAddresses) == 0 {
-		add("certificate/NoSubjectAltNames", SeverityError, fmt.Sprintf("has no subjectAltName, only CN %q; modern clients (Go, Chrome) ignore the CN", leaf.Subject.CommonName),
+		add(rules.CertificateNoSubjectAltNames, fmt.Sprintf("has no subjectAltName, only CN %q; modern clients (Go, Chrome) ignore the CN", leaf.Subject.CommonName),
 			"reissue it with the hostnames as DNS subjectAltNames")
 	}
 	if roots != nil {
@@ -230,7 +212,7 @@ func certificateProblems(chain []*x509.Certificate, now time.Time, warnExpiry ti
 			inter.AddCert(c)
 		}
 		if _, err := leaf.Verify(x509.VerifyOptions{Roots: roots, Intermediates: inter, CurrentTime: now, KeyUsages: []x509.ExtKeyUsage{x509.ExtKeyUsageAny}}); err != nil {
-			add("certificate/ChainUntrusted", SeverityError, fmt.Sprintf("does not verify against --ca-bundle: %v", err),
+			add(rules.CertificateChainUntrusted, fmt.Sprintf("does not verify against --ca-bundle: %v", err),
 				"include the intermediate certificates in tls.crt after the leaf, or check that the issuer is in the bundle")
 		}
 	}
@@ -293,13 +275,12 @@ func namesOverlap(a, b *ListenerResult) bool {
 func markOverlappingCertificates(e *engine, l, other *ListenerResult) {
 	msg := fmt.Sprintf("its certificate's names overlap those of listener %s's certificate on port %d; clients that coalesce HTTP/2 connections may reach the wrong listener", other.Name(), l.Listener.Port)
 	fix := "serve non-overlapping certificates on one port, or merge the listeners"
+	rule := rules.ListenerOverlappingTLSConfigOverlappingCertificates
 	if c := Find(l.Conditions, string(gwv1.ListenerConditionOverlappingTLSConfig)); c != nil {
-		if c.Reason != string(gwv1.ListenerReasonOverlappingCertificates) {
-			c.Reason = string(gwv1.ListenerReasonOverlappingCertificates)
-			c.Message = msg + "; " + c.Message
-			c.Fix = fix
+		if c.Rule != rule {
+			*c = failed(rule.Problem(msg+"; "+c.Message, fix), l.generation(), e.now)
 		}
 		return
 	}
-	l.Conditions = append(l.Conditions, cond(gwv1.ListenerConditionOverlappingTLSConfig, true, gwv1.ListenerReasonOverlappingCertificates, msg, fix, l.generation(), e.now))
+	l.Conditions = append(l.Conditions, failed(rule.Problem(msg, fix), l.generation(), e.now))
 }

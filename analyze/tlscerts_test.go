@@ -56,7 +56,7 @@ func httpsGateway(listenerHost string, routeHosts []string, certs ...string) []s
 func rules(res *analyze.Result) map[string]string {
 	out := map[string]string{}
 	for _, f := range res.Findings {
-		out[f.Rule] = f.Message
+		out[string(f.Rule.ID)] = f.Message
 	}
 	return out
 }

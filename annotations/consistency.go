@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/rules"
 )
 
 // BackendTLSPolicy is what Consistency needs to know about the
@@ -62,12 +64,12 @@ func (v *Validator) Consistency(kind string, annotations map[string]string, poli
 				out = append(out, sniConflict(s, k, value, policy)...)
 			case RoleBackendTrustedCA:
 				if policy.CACertificateRefs || policy.WellKnownCACertificates != "" {
-					out = append(out, Problem{
-						Key: k.Key, Value: valueFor(k, value), Severity: SeverityWarning, Rule: RuleBackendTLSPolicyConflict,
-						Message: fmt.Sprintf("%s and BackendTLSPolicy %s both set the CA that backend %s is verified against; the %s reference does not say which is used",
+					p := problem(rules.AnnotationBackendTLSPolicyConflict, k.Key, valueFor(k, value),
+						fmt.Sprintf("%s and BackendTLSPolicy %s both set the CA that backend %s is verified against; the %s reference does not say which is used",
 							k.Key, policy.Policy, policy.Backend, s.Implementation),
-						Fix: fmt.Sprintf("keep one: remove %s, or the CA of BackendTLSPolicy %s", k.Key, policy.Policy),
-					})
+						fmt.Sprintf("keep one: remove %s, or the CA of BackendTLSPolicy %s", k.Key, policy.Policy))
+					p.Severity = rules.Warning // both may hold; which wins is unknown
+					out = append(out, p)
 				}
 			}
 		}
@@ -79,7 +81,7 @@ func sniConflict(s *Set, k *Key, value string, policy BackendTLSPolicy) []Proble
 	if policy.Hostname == "" {
 		return nil
 	}
-	p := Problem{Key: k.Key, Value: showValue(value), Severity: SeverityError, Rule: RuleBackendTLSPolicyConflict}
+	p := problem(rules.AnnotationBackendTLSPolicyConflict, k.Key, showValue(value), "", "")
 	switch {
 	case value == "":
 		p.Message = fmt.Sprintf("%s is \"\" (TLS without SNI or certificate verification, %s: %s), but BackendTLSPolicy %s requires backend %s to present a certificate for %s",

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/annotations"
+	"github.com/kubectl-gwtls/kubectl-gwtls/rules"
 )
 
 func TestConsistencyWithBackendTLSPolicy(t *testing.T) {
@@ -55,7 +56,7 @@ func TestConsistencyWithBackendTLSPolicy(t *testing.T) {
 			}
 			for i, p := range got {
 				head, part, _ := strings.Cut(tc.want[i], ": ")
-				if p.Severity+" "+p.Key != head || !strings.Contains(p.Message, part) || p.Rule != annotations.RuleBackendTLSPolicyConflict || p.Fix == "" {
+				if p.Severity.String()+" "+p.Key != head || !strings.Contains(p.Message, part) || p.Rule != rules.AnnotationBackendTLSPolicyConflict || p.Fix == "" {
 					t.Errorf("problem %d = %+v, want %q", i, p, tc.want[i])
 				}
 				assertSafe(t, p)

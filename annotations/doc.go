@@ -1,6 +1,6 @@
 // Package annotations checks implementation-specific annotations on Gateway
 // API objects, such as Gwin's `gwin.yandex.cloud/...` annotations on
-// TLSRoutes (issue 3, "Implementation-specific annotations (spec 001)").
+// TLSRoutes (spec 001).
 //
 // What each implementation accepts is data, not code: one YAML file per
 // implementation under sets/ (embedded in the binary) lists the annotation

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/annotations"
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/testcert"
+	"github.com/kubectl-gwtls/kubectl-gwtls/rules"
 )
 
 const gwin = "gwin.yandex.cloud/"
@@ -165,14 +166,14 @@ func TestValidateGwinValues(t *testing.T) {
 				if p.Key != key {
 					t.Errorf("problem for key %q, want %q", p.Key, key)
 				}
-				if p.Severity == tc.severity && strings.Contains(p.Message, tc.contains) {
+				if p.Severity.String() == tc.severity && strings.Contains(p.Message, tc.contains) {
 					found = true
 				}
 				if p.Fix == "" {
 					t.Errorf("problem without a fix: %+v", p)
 				}
-				if p.Rule != annotations.RuleInvalidValue {
-					t.Errorf("rule = %q, want %q", p.Rule, annotations.RuleInvalidValue)
+				if p.Rule != rules.AnnotationInvalidValue {
+					t.Errorf("rule = %s, want %s", p.Rule, rules.AnnotationInvalidValue)
 				}
 				assertSafe(t, p)
 			}
@@ -270,7 +271,7 @@ func TestGwinExamplesAreValid(t *testing.T) {
 	// Together, the cheatsheet has plaintext health checks and TLS settings
 	// for them: the only problems are those the reference implies.
 	for _, p := range annotations.Validate("TLSRoute", all) {
-		if p.Rule != annotations.RuleNoEffect {
+		if p.Rule != rules.AnnotationNoEffect {
 			t.Errorf("cheatsheet: unexpected %+v", p)
 		}
 	}
@@ -315,7 +316,7 @@ func assertSafe(t testing.TB, p annotations.Problem) {
 	if n := len([]rune(p.Value)); n > 45 {
 		t.Errorf("value is %d characters: %q", n, p.Value)
 	}
-	if p.Severity != annotations.SeverityError && p.Severity != annotations.SeverityWarning {
-		t.Errorf("severity %q", p.Severity)
+	if p.Severity != rules.Error && p.Severity != rules.Warning {
+		t.Errorf("severity %v", p.Severity)
 	}
 }

@@ -4,42 +4,27 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/rules"
 )
 
-// Problem is one finding about an annotation.
+// Problem is a problem of one annotation: an instance of an annotation/* rule
+// (rules.AnnotationUnknownKey, ...) with the key and value it is about, which
+// its caller places in front of the message (the engine writes "annotation
+// KEY: MESSAGE").
 type Problem struct {
+	rules.Problem
 	// Key is the annotation key.
 	Key string
 	// Value is the value, cut to about 40 characters; PEM data is replaced
 	// by its size.
 	Value string
-	// Severity is SeverityError or SeverityWarning.
-	Severity string
-	// Rule is a stable identifier of the check (the Rule* constants).
-	Rule string
-	// Message says what is wrong; Fix says what to do.
-	Message, Fix string
 }
 
-const (
-	SeverityError   = "error"
-	SeverityWarning = "warning"
-)
-
-// Stable rule identifiers.
-const (
-	// RuleUnknownKey: a key under a known prefix that the set does not list.
-	RuleUnknownKey = "annotation-unknown-key"
-	// RuleWrongKind: a documented key on a kind it is not documented for.
-	RuleWrongKind = "annotation-wrong-kind"
-	// RuleInvalidValue: a value that does not have the documented type.
-	RuleInvalidValue = "annotation-invalid-value"
-	// RuleNoEffect: a key that another annotation's value makes moot.
-	RuleNoEffect = "annotation-no-effect"
-	// RuleBackendTLSPolicyConflict: annotations disagree with the
-	// BackendTLSPolicy of the same backend.
-	RuleBackendTLSPolicyConflict = "annotation-backendtlspolicy-conflict"
-)
+// problem is an instance of r about key and its value as shown.
+func problem(r *rules.Rule, key, value, message, fix string) Problem {
+	return Problem{Problem: r.Problem(message, fix), Key: key, Value: value}
+}
 
 const (
 	maxValueLen   = 40  // characters of a value shown in a Problem

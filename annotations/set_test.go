@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/annotations"
+	"github.com/kubectl-gwtls/kubectl-gwtls/rules"
 )
 
 // synthetic is a second implementation's set, written as a file under sets/
@@ -71,21 +72,21 @@ func TestSecondSetNeedsNoCode(t *testing.T) {
 			"gw.acme.example/retries": "3", "gw.acme.example/backend.https.sni": "api.acme.example", "gw.acme.example/algorithm": "maglev",
 		}, nil},
 		{"range", "TLSRoute", map[string]string{"gw.acme.example/retries": "9"},
-			[]string{"error annotation-invalid-value: out of range: expected from 0 to 5"}},
+			[]string{"error annotation/invalid-value: out of range: expected from 0 to 5"}},
 		{"pattern key, bad hostname", "TLSRoute", map[string]string{"gw.acme.example/backend.8443.sni": "*.acme.example"},
-			[]string{"error annotation-invalid-value: is a wildcard"}},
+			[]string{"error annotation/invalid-value: is a wildcard"}},
 		{"pattern placeholder is one segment", "TLSRoute", map[string]string{"gw.acme.example/backend.a.b.sni": "x.example"},
-			[]string{"warning annotation-unknown-key: did you mean gw.acme.example/backend.<port>.sni?"}},
+			[]string{"warning annotation/unknown-key: did you mean gw.acme.example/backend.<port>.sni?"}},
 		{"enum is case-sensitive", "TCPRoute", map[string]string{"gw.acme.example/algorithm": "Ring"},
-			[]string{"error annotation-invalid-value: did you mean ring?"}},
+			[]string{"error annotation/invalid-value: did you mean ring?"}},
 		{"key for another kind", "TLSRoute", map[string]string{"gw.acme.example/idle-timeout": "5m"},
-			[]string{"warning annotation-wrong-kind: documented for TCPRoute, not TLSRoute"}},
+			[]string{"warning annotation/wrong-kind: documented for TCPRoute, not TLSRoute"}},
 		{"unknown key for this kind suggests only keys of this kind", "TLSRoute", map[string]string{"gw.acme.example/idle-timeouts": "5m"},
-			[]string{"warning annotation-unknown-key: closest documented key is gw.acme.example/"}},
+			[]string{"warning annotation/unknown-key: closest documented key is gw.acme.example/"}},
 		{"override", "TLSRoute", map[string]string{"gw.acme.example/algorithm": "ring", "gw.acme.example/retries": "1"},
-			[]string{"warning annotation-no-effect: ring hashing never retries"}},
+			[]string{"warning annotation/no-effect: ring hashing never retries"}},
 		{"both sets at once", "TLSRoute", map[string]string{"gw.acme.example/retrys": "1", gwin + "rules.backends.hc.port": "0"},
-			[]string{"warning annotation-unknown-key: did you mean gw.acme.example/retries?", "error annotation-invalid-value: expected from 1 to 65535"}},
+			[]string{"warning annotation/unknown-key: did you mean gw.acme.example/retries?", "error annotation/invalid-value: expected from 1 to 65535"}},
 		{"kind neither set documents", "UDPRoute", map[string]string{"gw.acme.example/retries": "x"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -95,7 +96,7 @@ func TestSecondSetNeedsNoCode(t *testing.T) {
 			}
 			for i, p := range got {
 				sevRule, part, _ := strings.Cut(tc.want[i], ": ")
-				if p.Severity+" "+p.Rule != sevRule || !strings.Contains(p.Message, part) {
+				if p.Severity.String()+" "+string(p.Rule.ID) != sevRule || !strings.Contains(p.Message, part) {
 					t.Errorf("problem %d = %+v, want %q", i, p, tc.want[i])
 				}
 			}
@@ -105,7 +106,7 @@ func TestSecondSetNeedsNoCode(t *testing.T) {
 	// Consistency uses the set's roles, not Gwin's key names.
 	got := v.Consistency("TLSRoute", map[string]string{"gw.acme.example/sni": "a.acme.example", "gw.acme.example/backend.https.sni": "c.acme.example"},
 		annotations.BackendTLSPolicy{Policy: "ns/p", Backend: "ns/svc:443", Hostname: "b.acme.example"})
-	if len(got) != 1 || got[0].Key != "gw.acme.example/sni" || got[0].Rule != annotations.RuleBackendTLSPolicyConflict {
+	if len(got) != 1 || got[0].Key != "gw.acme.example/sni" || got[0].Rule != rules.AnnotationBackendTLSPolicyConflict {
 		t.Fatalf("consistency with the synthetic set: %+v", got)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/suggest"
+	"github.com/kubectl-gwtls/kubectl-gwtls/rules"
 )
 
 // Validator checks annotations against a fixed list of sets.
@@ -54,17 +55,14 @@ func (v *Validator) Validate(kind string, annotations map[string]string) []Probl
 		case k == nil:
 			out = append(out, unknownKey(sets, kind, key, value))
 		case !k.appliesTo(set, kind):
-			out = append(out, Problem{
-				Key: key, Value: showValue(value), Severity: SeverityWarning, Rule: RuleWrongKind,
-				Message: fmt.Sprintf("%s is documented for %s, not %s (%s: %s)", showKey(key), strings.Join(kindsOf(k, set), ", "), kind, set.Implementation, k.Section),
-				Fix:     fmt.Sprintf("move it to the %s, or remove it", strings.Join(kindsOf(k, set), " or ")),
-			})
+			out = append(out, problem(rules.AnnotationWrongKind, key, showValue(value),
+				fmt.Sprintf("%s is documented for %s, not %s (%s: %s)", showKey(key), strings.Join(kindsOf(k, set), ", "), kind, set.Implementation, k.Section),
+				fmt.Sprintf("move it to the %s, or remove it", strings.Join(kindsOf(k, set), " or "))))
 		default:
-			for _, p := range checkValue(k, value) {
-				out = append(out, Problem{
-					Key: key, Value: valueFor(k, value), Severity: p.severity, Rule: RuleInvalidValue,
-					Message: showKey(key) + ": " + p.message, Fix: p.fix,
-				})
+			for _, vp := range checkValue(k, value) {
+				p := problem(rules.AnnotationInvalidValue, key, valueFor(k, value), showKey(key)+": "+vp.message, vp.fix)
+				p.Severity = vp.severity
+				out = append(out, p)
 			}
 		}
 	}
@@ -119,7 +117,7 @@ func unknownKey(sets []*Set, kind, key, value string) Problem {
 	}
 	slices.Sort(names)
 	best, d := suggest.Closest(key, names)
-	p := Problem{Key: key, Value: showValue(value), Severity: SeverityWarning, Rule: RuleUnknownKey}
+	p := problem(rules.AnnotationUnknownKey, key, showValue(value), "", "")
 	doc := sets[0].Implementation + " " + kind
 	switch {
 	case best == "":
@@ -153,11 +151,9 @@ func (v *Validator) overrides(kind string, annotations map[string]string) []Prob
 					continue
 				}
 				k := s.lookup(key)
-				out = append(out, Problem{
-					Key: key, Value: valueFor(k, value), Severity: SeverityWarning, Rule: RuleNoEffect,
-					Message: fmt.Sprintf("%s is set, but %s is %q: %s (%s: %s)", key, o.When, o.Equals, o.Reason, s.Implementation, o.Section),
-					Fix:     fmt.Sprintf("remove %s, or change %s", key, o.When),
-				})
+				out = append(out, problem(rules.AnnotationNoEffect, key, valueFor(k, value),
+					fmt.Sprintf("%s is set, but %s is %q: %s (%s: %s)", key, o.When, o.Equals, o.Reason, s.Implementation, o.Section),
+					fmt.Sprintf("remove %s, or change %s", key, o.When)))
 			}
 		}
 	}

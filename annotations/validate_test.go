@@ -7,6 +7,7 @@ import (
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/annotations"
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/testcert"
+	"github.com/kubectl-gwtls/kubectl-gwtls/rules"
 )
 
 func TestEmbeddedSetsParse(t *testing.T) {
@@ -35,7 +36,7 @@ func TestUnknownKeySuggestsClosest(t *testing.T) {
 				t.Fatalf("got %+v", got)
 			}
 			p := got[0]
-			if p.Severity != annotations.SeverityWarning || p.Rule != annotations.RuleUnknownKey || !strings.Contains(p.Message, tc.want) {
+			if p.Severity != rules.Warning || p.Rule != rules.AnnotationUnknownKey || !strings.Contains(p.Message, tc.want) {
 				t.Fatalf("want an unknown-key warning containing %q, got %+v", tc.want, p)
 			}
 		})
@@ -99,7 +100,7 @@ func TestOverrides(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var keys []string
 			for _, p := range annotations.Validate("TLSRoute", tc.ann) {
-				if p.Rule != annotations.RuleNoEffect || p.Severity != annotations.SeverityWarning {
+				if p.Rule != rules.AnnotationNoEffect || p.Severity != rules.Warning {
 					t.Errorf("unexpected %+v", p)
 				}
 				assertSafe(t, p)
@@ -170,13 +171,13 @@ func TestValidateOrderIsDeterministic(t *testing.T) {
 		}
 	}
 	// One key can have several problems; they keep the order the checks run.
-	var sni []string
+	var sni []*rules.Rule
 	for _, p := range first {
 		if p.Key == gwin+"rules.backends.hc.transportSettings.tls.sni" {
 			sni = append(sni, p.Rule)
 		}
 	}
-	if want := []string{annotations.RuleInvalidValue, annotations.RuleNoEffect}; !reflect.DeepEqual(sni, want) {
+	if want := []*rules.Rule{rules.AnnotationInvalidValue, rules.AnnotationNoEffect}; !reflect.DeepEqual(sni, want) {
 		t.Fatalf("hc sni rules = %v, want %v", sni, want)
 	}
 }

@@ -11,16 +11,19 @@ import (
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/hostname"
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/suggest"
+	"github.com/kubectl-gwtls/kubectl-gwtls/rules"
 )
 
-// valueProblem is what a type check finds; checkValue adds key and value.
+// valueProblem is what a type check finds: the message and fix of an
+// annotation/invalid-value problem, before the key and value are known, and
+// its severity (a warning for a spelling the implementation may accept).
 type valueProblem struct {
-	severity     string
+	severity     rules.Severity
 	message, fix string
 }
 
 func errorf(fix, format string, args ...any) valueProblem {
-	return valueProblem{SeverityError, fmt.Sprintf(format, args...), fix}
+	return valueProblem{rules.Error, fmt.Sprintf(format, args...), fix}
 }
 
 // checkValue checks v against the documented type of k. Messages start
@@ -111,7 +114,7 @@ func checkBoolean(v string) []valueProblem {
 		return nil
 	}
 	if b, err := strconv.ParseBool(v); err == nil {
-		return []valueProblem{{SeverityWarning,
+		return []valueProblem{{rules.Warning,
 			fmt.Sprintf("%s is not one of the documented boolean values \"true\" and \"false\"", quoteValue(v)),
 			fmt.Sprintf("write %q", strconv.FormatBool(b))}}
 	}
@@ -165,7 +168,7 @@ func checkPEMCertificates(v string) []valueProblem {
 			out = append(out, errorf("remove PEM block "+strconv.Itoa(blocks)+" and rotate the key: annotations are readable by anyone who can read the route",
 				"PEM block %d is a private key, not a certificate", blocks))
 		default:
-			out = append(out, valueProblem{SeverityWarning,
+			out = append(out, valueProblem{rules.Warning,
 				fmt.Sprintf("PEM block %d is of type %s, not CERTIFICATE; it is not a trusted CA", blocks, quoteValue(b.Type)),
 				"remove PEM block " + strconv.Itoa(blocks)})
 		}

@@ -52,7 +52,7 @@ func secret(c *analyze.CertificateResult) (*Explanation, error) {
 	x.Sections = append(x.Sections, served)
 	checks := Section{Title: "checks"}
 	for _, p := range c.Problems {
-		checks.Steps = append(checks.Steps, Step{Step: analyze.Step{Rule: p.Rule, Detail: fmt.Sprintf("%s: %s", p.Severity, p.Message), Fix: p.Fix}})
+		checks.Steps = append(checks.Steps, Step{Step: analyze.Step{Rule: string(p.Rule.ID), Detail: fmt.Sprintf("%s: %s", p.Severity, p.Message), Fix: p.Fix}})
 	}
 	if len(checks.Steps) == 0 {
 		checks.Steps = append(checks.Steps, Step{Step: analyze.Step{Rule: "certificate", Passed: true, Detail: "valid now, strong key and signature, chain in order"}})

@@ -56,6 +56,11 @@ func (r Ref) String() string {
 	return r.Kind + "/" + r.Namespace + "/" + r.Name
 }
 
+// NamespacedName is the object's namespace and name, without its kind.
+func (r Ref) NamespacedName() NamespacedName {
+	return NamespacedName{Namespace: r.Namespace, Name: r.Name}
+}
+
 // NamespacedName is the namespace/name key every index uses.
 type NamespacedName struct{ Namespace, Name string }
 

@@ -304,9 +304,9 @@ func (r Report) Table(w io.Writer, st Style, wide bool) error {
 		rows := make([][]string, 0, len(r.Findings)+1)
 		rows = append(rows, header)
 		for _, f := range r.Findings {
-			row := []string{st.severity(f.Severity), f.Rule, f.Object.String(), st.paint(dimStyle, f.Source.String()), oneLine(f.Message)}
+			row := []string{st.severity(f.Severity), string(f.Rule.ID), f.Object.String(), st.paint(dimStyle, f.Source.String()), oneLine(f.Message)}
 			if wide {
-				row = []string{st.severity(f.Severity), f.Rule, f.Object.String(), f.Field, st.paint(dimStyle, f.Source.String()), oneLine(f.Message), oneLine(firstLine(f.Fix))}
+				row = []string{st.severity(f.Severity), string(f.Rule.ID), f.Object.String(), f.Field, st.paint(dimStyle, f.Source.String()), oneLine(f.Message), oneLine(firstLine(f.Fix))}
 			}
 			rows = append(rows, row)
 		}

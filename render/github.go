@@ -23,7 +23,7 @@ func (r Report) GitHubAnnotations(w io.Writer) error {
 				props = append(props, "line="+strconv.Itoa(f.Source.Line))
 			}
 		}
-		props = append(props, "title="+escapeGitHubProperty(f.Rule))
+		props = append(props, "title="+escapeGitHubProperty(string(f.Rule.ID)))
 		msg := f.Object.String() + ": " + f.Message
 		if f.Fix != "" {
 			msg += "\nFix: " + f.Fix

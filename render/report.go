@@ -65,12 +65,12 @@ func Markdown(w io.Writer, res *analyze.Result, opts MarkdownOptions) error {
 				details = append(details, f)
 				fix += " (below)"
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", severityEmoji(f.Severity), f.Severity, mdCode(f.Rule),
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", severityEmoji(f.Severity), f.Severity, mdCode(string(f.Rule.ID)),
 				mdCell(f.Object.String()), mdSource(f.Source, opts.SourceURL), mdCell(oneLine(f.Message)), mdCell(fix))
 		}
 		b.WriteString("\n")
 		for _, f := range details {
-			fmt.Fprintf(&b, "<details><summary>Fix for %s on %s</summary>\n\n", mdCode(f.Rule), mdCell(f.Object.String()))
+			fmt.Fprintf(&b, "<details><summary>Fix for %s on %s</summary>\n\n", mdCode(string(f.Rule.ID)), mdCell(f.Object.String()))
 			fence := "```"
 			for strings.Contains(f.Fix, fence) {
 				fence += "`"

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
+	"github.com/kubectl-gwtls/kubectl-gwtls/rules"
 )
 
 // ciReport has a finding of every severity, from files (one with a Windows path,
@@ -20,31 +21,31 @@ func ciReport() Report {
 	return Report{
 		APIVersion: ReportAPIVersion, Kind: "Report",
 		Findings: []analyze.Finding{
-			{Rule: "route/Accepted/NoMatchingParent", Severity: analyze.SeverityError,
+			{Rule: rules.RouteAcceptedNoMatchingParent, Severity: analyze.SeverityError,
 				Object: model.Ref{Kind: "HTTPRoute", Namespace: "shop", Name: "checkout"}, Field: "spec.parentRefs[0]",
 				Source:  model.Source{File: "testdata/examples/shop/routes.yaml", Line: 20},
 				Message: `Gateway infra/edge has no listener named "htps"`, Fix: `did you mean sectionName "https"?`},
-			{Rule: "route/ResolvedRefs/RefNotPermitted", Severity: analyze.SeverityError,
+			{Rule: rules.RouteResolvedRefsRefNotPermitted, Severity: analyze.SeverityError,
 				Object: model.Ref{Kind: "TLSRoute", Namespace: "shop", Name: "payments"}, Field: "spec.rules[].backendRefs",
 				Source:  model.Source{File: `deploy\routes\tls.yaml`, Line: 7},
 				Message: "backendRef Service payments/psp is not permitted: no ReferenceGrant, 100% sure",
 				Fix:     "apply this ReferenceGrant:\r\nkind: ReferenceGrant\nspec:\n  from: [a, b]"},
-			{Rule: "listener/OverlappingTLSConfig/OverlappingHostnames", Severity: analyze.SeverityWarning,
+			{Rule: rules.ListenerOverlappingTLSConfigOverlappingHostnames, Severity: analyze.SeverityWarning,
 				Object: model.Ref{Kind: "Gateway", Namespace: "infra", Name: "edge"}, Field: "listener https",
 				Source:  model.Source{File: "gw, prod:1.yaml", Line: 3},
 				Message: "hostname *.example.com overlaps a.example.com, b.example.com", Fix: "use distinct certificates"},
-			{Rule: "route/NoParentRefs", Severity: analyze.SeverityWarning,
+			{Rule: rules.RouteNoParentRefs, Severity: analyze.SeverityWarning,
 				Object:  model.Ref{Kind: "GRPCRoute", Namespace: "apps", Name: "orphan"},
 				Source:  model.Source{File: "cluster"},
 				Message: "the route names no parentRefs, so it attaches to nothing", Fix: "add spec.parentRefs"},
-			{Rule: "reference/External", Severity: analyze.SeverityInfo,
+			{Rule: rules.ReferenceExternal, Severity: analyze.SeverityInfo,
 				Object: model.Ref{Kind: "Gateway", Namespace: "infra", Name: "edge"}, Field: "listener https",
 				Source:  model.Source{File: "<stdin>", Line: 1},
 				Message: "certificate Secret edge-cert is declared external and was not verified"},
-			{Rule: "load/Unreadable", Severity: analyze.SeverityWarning,
+			{Rule: rules.LoadUnreadable, Severity: analyze.SeverityWarning,
 				Object:  model.Ref{Kind: "Secret", Namespace: "apps"},
 				Message: "could not read Secret: forbidden", Fix: "grant get/list"},
-			{Rule: "backendtlspolicy/Accepted/Invalid", Severity: analyze.SeverityError,
+			{Rule: rules.BackendTLSPolicyAcceptedInvalid, Severity: analyze.SeverityError,
 				Object: model.Ref{Kind: "BackendTLSPolicy", Namespace: "apps", Name: "tls"},
 				Source: model.Source{File: "no-line.yaml"}, Message: "validation sets neither caCertificateRefs nor wellKnownCACertificates"},
 		},
@@ -133,6 +134,7 @@ type sarifView struct {
 					ShortDescription     struct{ Text string }
 					FullDescription      struct{ Text string }
 					Help                 struct{ Text, Markdown string }
+					HelpURI              string
 					DefaultConfiguration struct{ Level string }
 				}
 			}
@@ -188,8 +190,11 @@ func TestSARIFContent(t *testing.T) {
 			!strings.Contains(rule.Help.Text, "Fix: ") || !strings.Contains(rule.Help.Markdown, "**Fix:**") {
 			t.Errorf("rule %s lacks documentation: %+v", rule.ID, rule)
 		}
-		if strings.Contains(rule.Help.Text, "See the finding's") {
-			t.Errorf("rule %s has only the generic help: %q", rule.ID, rule.Help.Text)
+		if strings.Contains(rule.Help.Text, "See the finding's") || !strings.Contains(rule.Help.Text, "\nSpec: ") {
+			t.Errorf("rule %s lacks its help or the spec it enforces: %q", rule.ID, rule.Help.Text)
+		}
+		if want := "https://github.com/kubectl-gwtls/kubectl-gwtls/blob/main/docs/rules.md#" + strings.ToLower(strings.ReplaceAll(rule.ID, "/", "-")); rule.HelpURI != want {
+			t.Errorf("rule %s helpUri %q, want %q", rule.ID, rule.HelpURI, want)
 		}
 		levels[rule.ID] = rule.DefaultConfiguration.Level
 	}
@@ -228,7 +233,7 @@ func TestSARIFContent(t *testing.T) {
 	seen := map[string]bool{}
 	for i, res := range run.Results {
 		f := r.Findings[i]
-		if res.RuleID != f.Rule || d.Rules[res.RuleIndex].ID != f.Rule {
+		if res.RuleID != string(f.Rule.ID) || d.Rules[res.RuleIndex].ID != string(f.Rule.ID) {
 			t.Errorf("result %d: ruleId %q, ruleIndex %d, want %q", i, res.RuleID, res.RuleIndex, f.Rule)
 		}
 		if res.Level != wantLevel[i] {
@@ -281,22 +286,34 @@ func TestSARIFContent(t *testing.T) {
 	}
 }
 
-// Every condition reason the engine emits has its own description, so help in
-// code scanning says what the reason means rather than only naming it.
-func TestSARIFConditionRulesDocumented(t *testing.T) {
-	for key := range reasonDocs {
-		id := analyze.ConditionRule(key.object, "Accepted", key.reason)
-		d := docOf(id)
-		if d.fix == "" || strings.Contains(d.fix, "See the finding's") || !strings.Contains(d.full, key.reason+": ") {
-			t.Errorf("%s: %+v", id, d)
-		}
+// Every rule the engine can emit is described in SARIF from the registry: its
+// own summary and help, not a placeholder, and a link into the catalog.
+func TestSARIFDescribesEveryRule(t *testing.T) {
+	r := Report{APIVersion: ReportAPIVersion, Kind: "Report"}
+	for _, rule := range rules.All() {
+		r.Findings = append(r.Findings, analyze.Finding{Rule: rule, Severity: rule.Severity, Object: model.Ref{Kind: "Gateway", Namespace: "ns", Name: "x"}, Message: "m"})
 	}
-	if d := docOf("route/Accepted/SomethingNew"); !strings.Contains(d.short, "SomethingNew") {
-		t.Errorf("unknown reason: %+v", d)
+	out := sarifOf(t, r)
+	if err := validateSARIF(t, sarifSchema(t), out); err != nil {
+		t.Fatalf("SARIF with every rule does not validate: %v", err)
 	}
-	for id := range fixedRules {
-		if d := docOf(id); d.short == "" || d.full == "" || d.fix == "" {
-			t.Errorf("%s: %+v", id, d)
+	var v sarifView
+	if err := json.Unmarshal(out, &v); err != nil {
+		t.Fatal(err)
+	}
+	d := v.Runs[0].Tool.Driver
+	if len(d.Rules) != len(rules.All()) {
+		t.Fatalf("%d rule descriptors for %d rules", len(d.Rules), len(rules.All()))
+	}
+	for _, rule := range d.Rules {
+		reg, ok := rules.Lookup(rules.ID(rule.ID))
+		switch {
+		case !ok:
+			t.Errorf("descriptor %s is not a registered rule", rule.ID)
+		case rule.ShortDescription.Text != reg.Summary || rule.FullDescription.Text != reg.Help || rule.HelpURI != reg.HelpURI():
+			t.Errorf("%s: descriptor %+v does not say what the registry says", rule.ID, rule)
+		case strings.Contains(rule.Help.Text, "Finding "+rule.ID) || strings.Contains(rule.Help.Text, "See the finding's"):
+			t.Errorf("%s: placeholder help %q", rule.ID, rule.Help.Text)
 		}
 	}
 }
