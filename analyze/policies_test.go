@@ -90,8 +90,8 @@ func TestBackendTLSPolicy(t *testing.T) {
 				t.Errorf("ResolvedRefs = %s/%s (%s), want %s/%s", ref.Status, ref.Reason, ref.Message, c.resolved, c.resolvedReason)
 			}
 			if c.lint != "" {
-				if _, ok := rules(res)[c.lint]; !ok {
-					t.Errorf("want finding %s, got %v", c.lint, rules(res))
+				if _, ok := ruleMessages(res)[c.lint]; !ok {
+					t.Errorf("want finding %s, got %v", c.lint, ruleMessages(res))
 				}
 			}
 			if c.name == "a mix of TCP and UDP ports is accepted with a warning" && !strings.Contains(acc.Message, "UDP") {
@@ -124,7 +124,7 @@ func TestBackendPortNotFound(t *testing.T) {
 			docs[2] = strings.Replace(docs[2], "{name: be, port: 443}", tc.backend, 1)
 			docs = append(docs, "apiVersion: v1\nkind: Service\nmetadata: {name: headless, namespace: default}\nspec: {clusterIP: None}")
 			res := analyzeDocs(t, analyze.Options{}, docs...)
-			msg, got := rules(res)["route/BackendPortNotFound"]
+			msg, got := ruleMessages(res)["route/BackendPortNotFound"]
 			if got != tc.want {
 				t.Fatalf("route/BackendPortNotFound reported %v (%q), want %v", got, msg, tc.want)
 			}

@@ -53,7 +53,7 @@ func httpsGateway(listenerHost string, routeHosts []string, certs ...string) []s
 	return []string{classDoc, gw, route}
 }
 
-func rules(res *analyze.Result) map[string]string {
+func ruleMessages(res *analyze.Result) map[string]string {
 	out := map[string]string{}
 	for _, f := range res.Findings {
 		out[string(f.Rule.ID)] = f.Message
@@ -135,7 +135,7 @@ func TestCertificateChecks(t *testing.T) {
 				}
 				return
 			}
-			got := rules(res)
+			got := ruleMessages(res)
 			for _, r := range c.want {
 				if _, ok := got[r]; !ok {
 					t.Errorf("want finding %s, got %v", r, got)
@@ -178,8 +178,8 @@ func TestCertificateSelectionPerSNI(t *testing.T) {
 			t.Errorf("SNI %s: got %v covers=%v, want %s", sni, c, covers, want)
 		}
 	}
-	if !strings.Contains(rules(res)["certificate/SNINotCovered"], "c.example.com") {
-		t.Errorf("c.example.com should be reported uncovered: %v", rules(res))
+	if !strings.Contains(ruleMessages(res)["certificate/SNINotCovered"], "c.example.com") {
+		t.Errorf("c.example.com should be reported uncovered: %v", ruleMessages(res))
 	}
 }
 

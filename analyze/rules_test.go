@@ -1,0 +1,114 @@
+package analyze_test
+
+import (
+	"crypto/x509"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
+	"github.com/kubectl-gwtls/kubectl-gwtls/load"
+	"github.com/kubectl-gwtls/kubectl-gwtls/rules"
+)
+
+// notInCorpus are the registered rules no golden input can fire, and where
+// they are proven instead.
+var notInCorpus = map[rules.ID]string{
+	"load/Unreadable": "raised only by the cluster loader, for a kind the identity may not list: e2e/cluster_test.go proves it against a real API server",
+	"annotation/wrong-kind": "the embedded sets document every key for every kind their set covers (Gwin's: TLSRoute), so no input reaches it; " +
+		"annotations/set_test.go proves it with a set whose keys apply to some of its kinds",
+}
+
+// TestGoldenCorpusFiresEveryRule runs every golden input (testdata/golden, the
+// cases `go test ./cmd/gwtls -run Golden` renders in every view) through the
+// engine. Every rule a finding reports must be the registry's, so every
+// renderer can describe it; and every registered rule must fire on some golden
+// input, so each rule's output is reviewed in a golden file.
+func TestGoldenCorpusFiresEveryRule(t *testing.T) {
+	t.Chdir("..") // golden flags name files from the repository root, as the golden test runs
+	inputs, err := filepath.Glob("testdata/golden/*.yaml")
+	if err != nil || len(inputs) == 0 {
+		t.Fatalf("no golden inputs: %v", err)
+	}
+	fired := map[*rules.Rule][]string{}
+	for _, in := range inputs {
+		m, err := load.Files(load.FileOptions{Filenames: []string{in}})
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		for _, f := range analyze.Analyze(m, goldenOptions(t, in)).Findings {
+			if f.Rule == nil {
+				t.Errorf("%s: a finding without a rule: %+v", in, f)
+				continue
+			}
+			if reg, ok := rules.Lookup(f.Rule.ID); !ok || reg != f.Rule {
+				t.Errorf("%s: rule %s is not the registry's", in, f.Rule.ID)
+			}
+			fired[f.Rule] = append(fired[f.Rule], filepath.Base(in))
+		}
+	}
+	for _, r := range rules.All() {
+		_, exempt := notInCorpus[r.ID]
+		switch {
+		case exempt && len(fired[r]) > 0:
+			t.Errorf("%s fires on %v: drop it from notInCorpus", r.ID, slices.Compact(fired[r]))
+		case !exempt && len(fired[r]) == 0:
+			t.Errorf("%s fires on no golden input: add a case to testdata/golden that fires it (then go test ./cmd/gwtls -run Golden -update)", r.ID)
+		}
+	}
+	for id := range notInCorpus {
+		if _, ok := rules.Lookup(id); !ok {
+			t.Errorf("notInCorpus names %s, which is not a registered rule", id)
+		}
+	}
+}
+
+// goldenOptions are the engine options the golden test's command line gives
+// an input: its clock, and the flags of its leading "# flags:" comment.
+func goldenOptions(t *testing.T, path string) analyze.Options {
+	t.Helper()
+	opts := analyze.Options{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var flags []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if !strings.HasPrefix(line, "#") {
+			break
+		}
+		if rest, ok := strings.CutPrefix(line, "# flags:"); ok {
+			flags = strings.Fields(rest)
+		}
+	}
+	for i := 0; i+1 < len(flags); i += 2 {
+		switch name, value := flags[i], flags[i+1]; name {
+		case "--external":
+			e, err := analyze.ParseExternal(value)
+			if err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			opts.External = append(opts.External, e)
+		case "--ca-bundle":
+			pem, err := os.ReadFile(value)
+			if err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			opts.CABundle = x509.NewCertPool()
+			if !opts.CABundle.AppendCertsFromPEM(pem) {
+				t.Fatalf("%s: --ca-bundle %s holds no certificate", path, value)
+			}
+		case "--supported-features":
+			opts.Features = analyze.ParseFeatures(value)
+		default:
+			t.Fatalf("%s: flag %s is not one this test passes to the engine; teach goldenOptions", path, name)
+		}
+	}
+	if len(flags)%2 != 0 {
+		t.Fatalf("%s: flags %v: want --name value pairs", path, flags)
+	}
+	return opts
+}
