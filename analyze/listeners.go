@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -83,6 +84,15 @@ func viewsOf(ls []*ListenerResult) []listenerView {
 		}
 	}
 	return vs
+}
+
+// carriesHostnames reports whether the listener's protocol matches on hostnames.
+func carriesHostnames(l *ListenerResult) bool {
+	switch l.Listener.Protocol {
+	case gwv1.HTTPProtocolType, gwv1.HTTPSProtocolType, gwv1.TLSProtocolType:
+		return true
+	}
+	return false
 }
 
 // kindSet is a set of the route kinds this tool knows, one bit each.
@@ -239,7 +249,7 @@ func (e *engine) validateListener(g *GatewayResult, l *ListenerResult, f Feature
 		var invalid []string
 		for _, rk := range li.AllowedRoutes.Kinds {
 			group := groupOr(rk.Group, gwv1.GroupName)
-			if group == gwv1.GroupName && contains(kinds, string(rk.Kind)) {
+			if group == gwv1.GroupName && slices.Contains(kinds, string(rk.Kind)) {
 				l.SupportedKinds = append(l.SupportedKinds, routeGroupKind(string(rk.Kind)))
 			} else {
 				invalid = append(invalid, groupKindString(group, string(rk.Kind)))
@@ -333,15 +343,6 @@ func groupKindString(group, kind string) string {
 		return kind
 	}
 	return kind + "." + group
-}
-
-func contains(xs []string, x string) bool {
-	for _, v := range xs {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }
 
 // closestProtocol suggests the standard protocol a mistyped one was meant to be.

@@ -3,10 +3,11 @@ package analyze
 import (
 	"crypto/x509"
 	"fmt"
-	corev1 "k8s.io/api/core/v1"
+	"slices"
 	"sort"
 	"strings"
 
+	corev1 "k8s.io/api/core/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/hostname"
@@ -76,7 +77,7 @@ func (e *engine) policies() {
 				}
 			}
 			for _, g := range gws {
-				if !containsGateway(reach[b.Service], g) {
+				if !slices.Contains(reach[b.Service], g) {
 					reach[b.Service] = append(reach[b.Service], g)
 				}
 			}
@@ -102,11 +103,11 @@ func (e *engine) policies() {
 			if svc == nil {
 				continue
 			}
-			if !containsService(pr.Targets, svc) {
+			if !slices.Contains(pr.Targets, svc) {
 				pr.Targets = append(pr.Targets, svc)
 			}
 			for _, g := range reach[svc] {
-				if !containsGateway(pr.Ancestors, g) {
+				if !slices.Contains(pr.Ancestors, g) {
 					pr.Ancestors = append(pr.Ancestors, g)
 				}
 			}
@@ -186,24 +187,6 @@ func policyBefore(a, b *model.BackendTLSPolicy) bool {
 		return ta.Before(&tb)
 	}
 	return a.Obj.Namespace+"/"+a.Obj.Name < b.Obj.Namespace+"/"+b.Obj.Name
-}
-
-func containsGateway(gs []*GatewayResult, g *GatewayResult) bool {
-	for _, x := range gs {
-		if x == g {
-			return true
-		}
-	}
-	return false
-}
-
-func containsService(ss []*model.Service, s *model.Service) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // policyConditions applies GEP-1897's validation rules and writes Accepted and
