@@ -199,17 +199,19 @@ func routeFindings(fl *findingList, rr *RouteResult) {
 		fl.fromConditions([]Condition{*rr.unresolved}, ref, r.Source, func(Condition) string { return "spec.rules[].backendRefs" })
 	}
 	for _, b := range rr.Backends {
-		field := fmt.Sprintf("spec.rules[%d].backendRefs", b.Rule)
-		backend := b.NamespacedName()
 		switch {
 		case b.External:
-			fl.add(rules.ReferenceExternal.Problem(fmt.Sprintf("backend %s is %s: not verified", backend, b.Unverified), ""), ref, r.Source, field)
+			fl.add(rules.ReferenceExternal.Problem(fmt.Sprintf("backend %s is %s: not verified", b.NamespacedName(), b.Unverified), ""), ref, r.Source, backendRefsField(b.Rule))
 		case b.portMissing:
-			fl.add(rules.RouteBackendPortNotFound.Problem(fmt.Sprintf("Service %s has no port %d; traffic to this backend fails", backend, *b.Ref.Port),
-				"set backendRefs[].port to one of the Service's spec.ports[].port"), ref, r.Source, field)
+			fl.add(rules.RouteBackendPortNotFound.Problem(fmt.Sprintf("Service %s has no port %d; traffic to this backend fails", b.NamespacedName(), *b.Ref.Port),
+				"set backendRefs[].port to one of the Service's spec.ports[].port"), ref, r.Source, backendRefsField(b.Rule))
 		}
 	}
 }
+
+// backendRefsField is the field of a finding about a backendRef of rule
+// number rule; it is formatted only for findings, not for every backendRef.
+func backendRefsField(rule int) string { return fmt.Sprintf("spec.rules[%d].backendRefs", rule) }
 
 // lintFindings are the problems of a route's annotations (annotations step).
 func lintFindings(fl *findingList, rr *RouteResult) {
