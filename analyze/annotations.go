@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/annotations"
+	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
 
 // annotations validates the implementation-specific annotations of every route
@@ -33,7 +34,7 @@ func (e *engine) annotations() {
 				port = fmt.Sprintf(":%d", *b.Ref.Port)
 			}
 			ps = append(ps, annotations.Consistency(r.Kind, r.ObjectMeta.Annotations, annotations.BackendTLSPolicy{
-				Policy: nameOf(o.ObjectMeta).String(), Backend: b.NamespacedName().String() + port,
+				Policy: model.NameOf(o).String(), Backend: b.NamespacedName().String() + port,
 				Hostname: string(v.Hostname), CACertificateRefs: len(v.CACertificateRefs) > 0, WellKnownCACertificates: wk,
 			})...)
 		}

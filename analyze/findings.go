@@ -97,10 +97,6 @@ func refOf(kind string, m metav1.ObjectMeta) model.Ref {
 	return model.Ref{Kind: kind, Namespace: m.Namespace, Name: m.Name}
 }
 
-func nameOf(m metav1.ObjectMeta) model.NamespacedName {
-	return model.NamespacedName{Namespace: m.Namespace, Name: m.Name}
-}
-
 // findings derives findings from every decision, then orders them by where they
 // come from so output is stable. Gateways, routes' lints and the rest are read
 // at once into separate lists (routes' own findings were collected by the route

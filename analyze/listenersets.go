@@ -7,6 +7,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
 
 // listenerSets resolves every ListenerSet's parent and whether the parent's
@@ -28,16 +30,17 @@ func (e *engine) listenerSets() {
 			e.res.ListenerSets = append(e.res.ListenerSets, lr)
 			continue
 		}
-		gw := e.ix.gateways[nn{Namespace: ns, Name: string(ref.Name)}]
+		parent := model.NamespacedName{Namespace: ns, Name: string(ref.Name)}
+		gw := e.ix.gateways[parent]
 		if gw == nil {
-			if e.inScopeElsewhere(ns, string(ref.Name)) {
+			if e.ix.allGateways[parent] {
 				continue // the parent belongs to another controller
 			}
-			lr.Trace = append(lr.Trace, Step{Rule: "listenerset.parentRef", Inputs: map[string]string{"parentRef": ns + "/" + string(ref.Name)},
-				Detail: fmt.Sprintf("Gateway %s/%s is not in the input", ns, ref.Name),
+			lr.Trace = append(lr.Trace, Step{Rule: "listenerset.parentRef", Inputs: map[string]string{"parentRef": parent.String()},
+				Detail: fmt.Sprintf("Gateway %s is not in the input", parent),
 				Fix:    "check spec.parentRef.name and namespace, or include the Gateway in the input"})
 			e.res.ListenerSets = append(e.res.ListenerSets, lr)
-			e.ix.listenerSets[nn{Namespace: o.Namespace, Name: o.Name}] = lr
+			e.ix.listenerSets[model.NameOf(o)] = lr
 			continue
 		}
 		lr.Parent = gw
@@ -47,19 +50,13 @@ func (e *engine) listenerSets() {
 		lr.Allowed, lr.Trace = e.listenerSetAllowed(gw, lr)
 		gw.ListenerSets = append(gw.ListenerSets, lr)
 		e.res.ListenerSets = append(e.res.ListenerSets, lr)
-		e.ix.listenerSets[nn{Namespace: o.Namespace, Name: o.Name}] = lr
+		e.ix.listenerSets[model.NameOf(o)] = lr
 	}
 	for _, g := range e.res.Gateways {
 		sort.SliceStable(g.ListenerSets, func(i, j int) bool {
 			return listenerSetBefore(g.ListenerSets[i], g.ListenerSets[j])
 		})
 	}
-}
-
-// inScopeElsewhere reports whether a Gateway exists in the input but was left out
-// because its class belongs to a controller not selected.
-func (e *engine) inScopeElsewhere(namespace, name string) bool {
-	return e.ix.allGateways[nn{Namespace: namespace, Name: name}]
 }
 
 // listenerSetBefore orders ListenerSets by the merge precedence of
@@ -72,9 +69,7 @@ func listenerSetBefore(a, b *ListenerSetResult) bool {
 		}
 		return ta.Before(&tb)
 	}
-	ka := a.ListenerSet.Obj.Namespace + "/" + a.ListenerSet.Obj.Name
-	kb := b.ListenerSet.Obj.Namespace + "/" + b.ListenerSet.Obj.Name
-	return ka < kb
+	return model.NameOf(a.ListenerSet.Obj).String() < model.NameOf(b.ListenerSet.Obj).String()
 }
 
 // listenerSetAllowed applies the parent Gateway's spec.allowedListeners (default
@@ -90,7 +85,7 @@ func (e *engine) listenerSetAllowed(gw *GatewayResult, ls *ListenerSetResult) (b
 		selector = al.Namespaces.Selector
 	}
 	lsNS := ls.ListenerSet.Obj.Namespace
-	step := Step{Rule: "gateway.allowedListeners", Subject: "Gateway " + g.Namespace + "/" + g.Name,
+	step := Step{Rule: "gateway.allowedListeners", Subject: "Gateway " + model.NameOf(g).String(),
 		Inputs: map[string]string{"from": string(from), "listenerSetNamespace": lsNS}}
 	switch from {
 	case gwv1.NamespacesFromAll:

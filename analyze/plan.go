@@ -8,6 +8,7 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/hostname"
+	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
 
 // Plan is what must exist for the configuration to work (spec 003 "Programmatic use
@@ -49,7 +50,7 @@ func (r *Result) Plan() Plan {
 		if !IsTrue(g.Conditions, string(gwv1.GatewayConditionAccepted)) {
 			continue
 		}
-		gwName := g.Gateway.Obj.Namespace + "/" + g.Gateway.Obj.Name
+		gwName := model.NameOf(g.Gateway.Obj).String()
 		addrs, typ := gatewayAddresses(g)
 		byHost := map[string][]string{}
 		var hosts []string
@@ -93,7 +94,7 @@ func certificatePlan(gw string, l *ListenerResult, intersected []string) Certifi
 	}
 	if len(l.Certificates) > 0 {
 		c := l.Certificates[0]
-		cp.Secret = c.Namespace + "/" + string(c.Ref.Name)
+		cp.Secret = c.NamespacedName().String()
 	}
 	for _, n := range names {
 		if c, covers := l.CertificateFor(n); c == nil || !covers {

@@ -152,7 +152,7 @@ func (e *engine) policies() {
 func (e *engine) backendPolicies(byTarget map[policyTarget][]*PolicyResult, targeted map[*model.Service]bool) {
 	accepted := func(ps []*PolicyResult) *PolicyResult {
 		for _, p := range ps {
-			if IsTrue(p.Conditions, "Accepted") {
+			if IsTrue(p.Conditions, string(gwv1.PolicyConditionAccepted)) {
 				return p
 			}
 		}
@@ -186,7 +186,7 @@ func policyBefore(a, b *model.BackendTLSPolicy) bool {
 		}
 		return ta.Before(&tb)
 	}
-	return a.Obj.Namespace+"/"+a.Obj.Name < b.Obj.Namespace+"/"+b.Obj.Name
+	return model.NameOf(a.Obj).String() < model.NameOf(b.Obj).String()
 }
 
 // policyConditions applies GEP-1897's validation rules and writes Accepted and
@@ -197,7 +197,7 @@ func (e *engine) policyConditions(pr *PolicyResult, winner *PolicyResult) {
 	v := o.Spec.Validation
 	trace := tracer{on: e.tracing("BackendTLSPolicy", o.Namespace, o.Name), steps: &pr.Trace}
 	if trace.on {
-		trace.subject = "BackendTLSPolicy " + nameOf(o.ObjectMeta).String()
+		trace.subject = "BackendTLSPolicy " + model.NameOf(o).String()
 	}
 	var invalid []rules.Problem
 	var udpWarnings []string
@@ -208,11 +208,12 @@ func (e *engine) policyConditions(pr *PolicyResult, winner *PolicyResult) {
 				"target a core Service (group \"\", kind Service)"))
 			continue
 		}
-		svc := e.ix.service(nn{Namespace: o.Namespace, Name: string(t.Name)})
+		target := model.NamespacedName{Namespace: o.Namespace, Name: string(t.Name)}
+		svc := e.ix.service(target)
 		if svc == nil {
 			if !e.isUnverified("Service", o.Namespace, string(t.Name)) {
 				pr.Lints = append(pr.Lints, rules.BackendTLSPolicyTargetNotFound.Problem(
-					fmt.Sprintf("targetRefs[%d]: Service %s/%s is not in the input", i, o.Namespace, t.Name),
+					fmt.Sprintf("targetRefs[%d]: Service %s is not in the input", i, target),
 					"fix the name (the Service must be in the policy's namespace), or declare it with --external"))
 			}
 			continue
@@ -229,7 +230,7 @@ func (e *engine) policyConditions(pr *PolicyResult, winner *PolicyResult) {
 			}
 			if len(selected) == 0 && len(ports) > 0 {
 				pr.Lints = append(pr.Lints, rules.BackendTLSPolicySectionNameNotFound.Problem(
-					fmt.Sprintf("targetRefs[%d].sectionName %q names no port of Service %s/%s", i, *t.SectionName, o.Namespace, t.Name),
+					fmt.Sprintf("targetRefs[%d].sectionName %q names no port of Service %s", i, *t.SectionName, target),
 					"set sectionName to the name of one of the Service's spec.ports"))
 			}
 		} else {
@@ -244,10 +245,10 @@ func (e *engine) policyConditions(pr *PolicyResult, winner *PolicyResult) {
 		switch {
 		case udp > 0 && udp == len(selected) && len(selected) == 1:
 			invalid = append(invalid, rules.BackendTLSPolicyAcceptedInvalid.Problem(
-				fmt.Sprintf("targetRefs[%d] selects UDP port %q of Service %s/%s; BackendTLSPolicy applies only to TCP", i, selected[0].Name, o.Namespace, t.Name),
+				fmt.Sprintf("targetRefs[%d] selects UDP port %q of Service %s; BackendTLSPolicy applies only to TCP", i, selected[0].Name, target),
 				"target a TCP port with sectionName, or remove the target"))
 		case udp > 0:
-			udpWarnings = append(udpWarnings, fmt.Sprintf("Service %s/%s has UDP ports; the policy applies to its TCP ports only", o.Namespace, t.Name))
+			udpWarnings = append(udpWarnings, fmt.Sprintf("Service %s has UDP ports; the policy applies to its TCP ports only", target))
 		}
 	}
 	for k := range o.Spec.Options {
@@ -340,7 +341,7 @@ func (e *engine) policyConditions(pr *PolicyResult, winner *PolicyResult) {
 	case winner != nil:
 		w := winner.Policy.Obj
 		p := rules.BackendTLSPolicyAcceptedConflicted.Problem(
-			fmt.Sprintf("BackendTLSPolicy %s/%s targets the same Service and takes precedence (older, or first by name)", w.Namespace, w.Name),
+			fmt.Sprintf("BackendTLSPolicy %s targets the same Service and takes precedence (older, or first by name)", model.NameOf(w)),
 			"merge the two policies, or target a different Service port with sectionName")
 		trace.step("backendtlspolicy.precedence", false, p.Message, p.Fix, nil)
 		accepted = failed(p, gen, e.now)

@@ -249,8 +249,8 @@ func (p *ParentResult) AcceptedCondition() (c Condition, ok bool) {
 
 // Conditions are the parent's Accepted and ResolvedRefs conditions, in that
 // order, or nil when it has none. They are built on each call from the decision
-// (ResolvedRefs is the route's): stored per parent, they were a quarter of the
-// Result's memory at 100k routes, and most commands only need Accepted.
+// (ResolvedRefs is the route's): stored per parent, they would be a large share
+// of a Result's memory, and most commands only need Accepted.
 func (p *ParentResult) Conditions() []Condition {
 	accepted, ok := p.AcceptedCondition()
 	if !ok {

@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 	"github.com/kubectl-gwtls/kubectl-gwtls/rules"
 )
 
@@ -185,9 +186,10 @@ func (e *engine) parametersProblem(g *GatewayResult) *rules.Problem {
 	if found {
 		return nil
 	}
+	params := model.NamespacedName{Namespace: gw.Namespace, Name: name}
 	return problemOf(rules.GatewayAcceptedInvalidParameters,
-		fmt.Sprintf("spec.infrastructure.parametersRef %s %s/%s does not resolve", groupKindString(group, kind), gw.Namespace, name),
-		fmt.Sprintf("create the %s, fix the reference, or declare it with --external %s/%s/%s", kind, kind, gw.Namespace, name))
+		fmt.Sprintf("spec.infrastructure.parametersRef %s %s does not resolve", groupKindString(group, kind), params),
+		fmt.Sprintf("create the %s, fix the reference, or declare it with --external %s/%s", kind, kind, params))
 }
 
 // listenerSetStatus writes a ListenerSet's Accepted and Programmed conditions.

@@ -102,7 +102,7 @@ type NotFoundError struct {
 }
 
 func (e *NotFoundError) Error() string {
-	msg := fmt.Sprintf("%s %s/%s is not in the input", e.Ref.Kind, e.Ref.Namespace, e.Ref.Name)
+	msg := fmt.Sprintf("%s %s is not in the input", e.Ref.Kind, e.Ref.NamespacedName())
 	if len(e.Candidates) > 0 {
 		msg += "; " + e.Ref.Kind + "s present: " + strings.Join(e.Candidates, ", ")
 	} else {
@@ -120,7 +120,7 @@ type Options struct {
 // Explain builds the explanation of one object.
 func Explain(res *analyze.Result, ref model.Ref, opts Options) (*Explanation, error) {
 	var names []string
-	note := func(ns, name string) { names = append(names, ns+"/"+name) }
+	note := func(o metav1.Object) { names = append(names, model.NameOf(o).String()) }
 	switch ref.Kind {
 	case "Gateway":
 		for _, g := range res.Gateways {
@@ -128,7 +128,7 @@ func Explain(res *analyze.Result, ref model.Ref, opts Options) (*Explanation, er
 			if o.Namespace == ref.Namespace && o.Name == ref.Name {
 				return gateway(g, opts)
 			}
-			note(o.Namespace, o.Name)
+			note(o)
 		}
 	case "ListenerSet":
 		for _, ls := range res.ListenerSets {
@@ -136,7 +136,7 @@ func Explain(res *analyze.Result, ref model.Ref, opts Options) (*Explanation, er
 			if o.Namespace == ref.Namespace && o.Name == ref.Name {
 				return listenerSet(ls), nil
 			}
-			note(o.Namespace, o.Name)
+			note(o)
 		}
 	case "Secret":
 		for _, c := range res.Certificates {
@@ -144,11 +144,11 @@ func Explain(res *analyze.Result, ref model.Ref, opts Options) (*Explanation, er
 			if o.Namespace == ref.Namespace && o.Name == ref.Name {
 				return secret(c)
 			}
-			note(o.Namespace, o.Name)
+			note(o)
 		}
 		for _, s := range res.Model.Secrets {
 			if s.Obj.Namespace == ref.Namespace && s.Obj.Name == ref.Name {
-				return nil, fmt.Errorf("the Secret %s/%s is not served by any accepted terminating listener, so nothing was checked; explain the listener that references it", ref.Namespace, ref.Name)
+				return nil, fmt.Errorf("the Secret %s is not served by any accepted terminating listener, so nothing was checked; explain the listener that references it", ref.NamespacedName())
 			}
 		}
 	case "BackendTLSPolicy":
@@ -157,7 +157,7 @@ func Explain(res *analyze.Result, ref model.Ref, opts Options) (*Explanation, er
 			if o.Namespace == ref.Namespace && o.Name == ref.Name {
 				return policy(p), nil
 			}
-			note(o.Namespace, o.Name)
+			note(o)
 		}
 	default:
 		for _, rr := range res.Routes {
@@ -168,7 +168,7 @@ func Explain(res *analyze.Result, ref model.Ref, opts Options) (*Explanation, er
 			if r.ObjectMeta.Namespace == ref.Namespace && r.ObjectMeta.Name == ref.Name {
 				return route(rr), nil
 			}
-			note(r.ObjectMeta.Namespace, r.ObjectMeta.Name)
+			note(&r.ObjectMeta)
 		}
 	}
 	sort.Strings(names)
@@ -182,7 +182,8 @@ func route(rr *analyze.RouteResult) *Explanation {
 	r := rr.Route
 	x := &Explanation{Object: model.Ref{Kind: r.Kind, Namespace: r.ObjectMeta.Namespace, Name: r.ObjectMeta.Name}, Source: r.Source}
 	for _, p := range rr.Parents {
-		title := fmt.Sprintf("parentRefs[%d] → %s %s/%s", p.Index, *p.Ref.Kind, nsOr(p.Ref.Namespace, r.ObjectMeta.Namespace), p.Ref.Name)
+		parent := model.NamespacedName{Namespace: nsOr(p.Ref.Namespace, r.ObjectMeta.Namespace), Name: string(p.Ref.Name)}
+		title := fmt.Sprintf("parentRefs[%d] → %s %s", p.Index, *p.Ref.Kind, parent)
 		if p.Ref.SectionName != nil {
 			title += ", sectionName " + string(*p.Ref.SectionName)
 		}
@@ -213,7 +214,7 @@ func route(rr *analyze.RouteResult) *Explanation {
 	backends := Section{Title: "backendRefs", Conditions: conditions([]analyze.Condition{resolved})}
 	failed := resolved.Status != metav1.ConditionTrue
 	for _, b := range rr.Backends {
-		s := analyze.Step{Rule: "route.backendRef", Subject: fmt.Sprintf("rules[%d] %s/%s", b.Rule, b.Namespace, b.Ref.Name), Passed: b.Problem == nil}
+		s := analyze.Step{Rule: "route.backendRef", Subject: fmt.Sprintf("rules[%d] %s", b.Rule, b.NamespacedName()), Passed: b.Problem == nil}
 		port := ""
 		if b.Ref.Port != nil {
 			port = fmt.Sprintf(":%d", *b.Ref.Port)
@@ -222,9 +223,9 @@ func route(rr *analyze.RouteResult) *Explanation {
 		case b.Problem != nil:
 			s.Detail, s.Fix = b.Problem.Message, b.Problem.Fix
 		case b.External:
-			s.Detail = fmt.Sprintf("%s/%s%s is declared external: not verified", b.Namespace, b.Ref.Name, port)
+			s.Detail = fmt.Sprintf("%s%s is declared external: not verified", b.NamespacedName(), port)
 		default:
-			s.Detail = fmt.Sprintf("Service %s/%s%s resolves", b.Namespace, b.Ref.Name, port)
+			s.Detail = fmt.Sprintf("Service %s%s resolves", b.NamespacedName(), port)
 		}
 		backends.Steps = append(backends.Steps, Step{Step: s})
 	}
@@ -274,7 +275,7 @@ func gateway(g *analyze.GatewayResult, opts Options) (*Explanation, error) {
 		x.Sections = append(x.Sections, listener(l))
 	}
 	if opts.Listener != "" && len(x.Sections) == 0 {
-		return nil, fmt.Errorf("the Gateway %s/%s has no listener %q; listeners: %s", o.Namespace, o.Name, opts.Listener, strings.Join(names, ", "))
+		return nil, fmt.Errorf("the Gateway %s has no listener %q; listeners: %s", model.NameOf(o), opts.Listener, strings.Join(names, ", "))
 	}
 	return x, nil
 }
@@ -291,10 +292,9 @@ func listener(l *analyze.ListenerResult) Section {
 		title += ", no hostname (any)"
 	}
 	if l.ListenerSet != nil {
-		o := l.ListenerSet.ListenerSet.Obj
-		title += fmt.Sprintf(" (from ListenerSet %s/%s)", o.Namespace, o.Name)
+		title += fmt.Sprintf(" (from ListenerSet %s)", l.Owner().NamespacedName())
 	}
-	failed := !l.Accepted || !analyze.IsTrue(l.Conditions, "ResolvedRefs")
+	failed := !l.Accepted || !analyze.IsTrue(l.Conditions, string(gwv1.ListenerConditionResolvedRefs))
 	sec := Section{Title: title, Steps: steps(l.Trace, failed), Conditions: conditions(l.Conditions)}
 	kinds := make([]string, len(l.SupportedKinds))
 	for i, k := range l.SupportedKinds {
@@ -308,12 +308,12 @@ func listener(l *analyze.ListenerResult) Section {
 			hs = "any hostname"
 		}
 		sec.Steps = append(sec.Steps, Step{Step: analyze.Step{Rule: "attached", Passed: true,
-			Detail: fmt.Sprintf("%s %s/%s serves %s", r.Kind, r.ObjectMeta.Namespace, r.ObjectMeta.Name, hs)}})
+			Detail: fmt.Sprintf("%s %s serves %s", r.Kind, model.NameOf(&r.ObjectMeta), hs)}})
 	}
 	for _, rr := range l.Inactive {
 		r := rr.Route
 		sec.Steps = append(sec.Steps, Step{Step: analyze.Step{Rule: "attached", Passed: false,
-			Detail: fmt.Sprintf("%s %s/%s would attach (counted in attachedRoutes) but the listener is not accepted", r.Kind, r.ObjectMeta.Namespace, r.ObjectMeta.Name)}})
+			Detail: fmt.Sprintf("%s %s would attach (counted in attachedRoutes) but the listener is not accepted", r.Kind, model.NameOf(&r.ObjectMeta))}})
 	}
 	return sec
 }
@@ -328,7 +328,7 @@ func orNone(xs []string) string {
 func listenerSet(ls *analyze.ListenerSetResult) *Explanation {
 	o := ls.ListenerSet.Obj
 	x := &Explanation{Object: model.Ref{Kind: "ListenerSet", Namespace: o.Namespace, Name: o.Name}, Source: ls.ListenerSet.Source}
-	accepted := analyze.IsTrue(ls.Conditions, "Accepted")
+	accepted := analyze.IsTrue(ls.Conditions, string(gwv1.ListenerSetConditionAccepted))
 	x.Sections = append(x.Sections, Section{Title: "ListenerSet", Steps: steps(ls.Trace, !accepted), Conditions: conditions(ls.Conditions)})
 	if ls.Allowed {
 		for _, l := range ls.Listeners {
@@ -351,7 +351,7 @@ func policy(p *analyze.PolicyResult) *Explanation {
 				found = true
 			}
 		}
-		detail := fmt.Sprintf("%s %s/%s", t.Kind, o.Namespace, t.Name)
+		detail := fmt.Sprintf("%s %s", t.Kind, model.NamespacedName{Namespace: o.Namespace, Name: string(t.Name)})
 		if t.SectionName != nil {
 			detail += " port " + string(*t.SectionName)
 		}
@@ -364,14 +364,14 @@ func policy(p *analyze.PolicyResult) *Explanation {
 	}
 	var ancestors []string
 	for _, g := range p.Ancestors {
-		ancestors = append(ancestors, g.Gateway.Obj.Namespace+"/"+g.Gateway.Obj.Name)
+		ancestors = append(ancestors, model.NameOf(g.Gateway.Obj).String())
 	}
 	anc := "no Gateway: no attached route reaches a targeted Service"
 	if len(ancestors) > 0 {
 		anc = "Gateways whose routes reach a targeted Service: " + strings.Join(ancestors, ", ")
 	}
 	targets = append(targets, Step{Step: analyze.Step{Rule: "backendtlspolicy.ancestors", Passed: len(ancestors) > 0, Detail: anc}})
-	accepted := analyze.IsTrue(p.Conditions, "Accepted") && analyze.IsTrue(p.Conditions, "ResolvedRefs")
+	accepted := analyze.IsTrue(p.Conditions, string(gwv1.PolicyConditionAccepted)) && analyze.IsTrue(p.Conditions, string(gwv1.BackendTLSPolicyConditionResolvedRefs))
 	x.Sections = append(x.Sections,
 		Section{Title: "targets", Steps: targets},
 		Section{Title: "validation", Steps: steps(p.Trace, !accepted), Conditions: conditions(p.Conditions)})

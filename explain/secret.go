@@ -19,7 +19,7 @@ func secret(c *analyze.CertificateResult) (*Explanation, error) {
 	for i, cert := range c.Chain {
 		text, err := certinfo.CertificateShortText(cert)
 		if err != nil {
-			return nil, fmt.Errorf("the Secret %s/%s certificate %d: %w", o.Namespace, o.Name, i, err)
+			return nil, fmt.Errorf("the Secret %s certificate %d: %w", model.NameOf(o), i, err)
 		}
 		title := "leaf certificate"
 		if i > 0 {
@@ -47,7 +47,7 @@ func secret(c *analyze.CertificateResult) (*Explanation, error) {
 	for _, l := range c.Listeners {
 		owner := l.Owner()
 		served.Steps = append(served.Steps, Step{Step: analyze.Step{Rule: "listener", Passed: l.Accepted,
-			Detail: fmt.Sprintf("%s %s/%s listener %s (port %d, hostname %s)", owner.Kind, owner.Namespace, owner.Name, l.Name(), l.Listener.Port, orAny(l.Hostname()))}})
+			Detail: fmt.Sprintf("%s %s listener %s (port %d, hostname %s)", owner.Kind, owner.NamespacedName(), l.Name(), l.Listener.Port, orAny(l.Hostname()))}})
 	}
 	x.Sections = append(x.Sections, served)
 	checks := Section{Title: "checks"}

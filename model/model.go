@@ -61,6 +61,11 @@ func (r Ref) NamespacedName() NamespacedName {
 	return NamespacedName{Namespace: r.Namespace, Name: r.Name}
 }
 
+// NameOf is an object's namespace and name.
+func NameOf(o metav1.Object) NamespacedName {
+	return NamespacedName{Namespace: o.GetNamespace(), Name: o.GetName()}
+}
+
 // NamespacedName is the namespace/name key every index uses.
 type NamespacedName struct{ Namespace, Name string }
 

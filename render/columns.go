@@ -18,9 +18,9 @@ import (
 // This was tablewriter's layout; TestColumnsMatchTablewriter and
 // FuzzColumnsMatchTablewriter keep it byte for byte. The tables that grow with
 // the input (findings, the DNS and certificate plan, simulate --all) have tens of
-// thousands of rows at 100k routes, and tablewriter's per-cell work took more
-// than a second and a few hundred MB on each; this measures every cell once and
-// writes each line once.
+// thousands of rows on a large input, where tablewriter's per-cell work would
+// dominate the command; this measures every cell once and writes each line
+// once.
 func writeColumns(w io.Writer, rows [][]string) error {
 	if len(rows) == 0 {
 		return nil

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"github.com/kubectl-gwtls/kubectl-gwtls/explain"
 )
 
@@ -13,7 +15,7 @@ import (
 // ✓ or ✗, the decisive failure marked, inputs, fixes, then the final conditions.
 func ExplanationTree(w io.Writer, x *explain.Explanation, st Style) error {
 	var b strings.Builder
-	head := fmt.Sprintf("%s %s/%s", x.Object.Kind, x.Object.Namespace, x.Object.Name)
+	head := fmt.Sprintf("%s %s", x.Object.Kind, x.Object.NamespacedName())
 	if x.Object.Namespace == "" {
 		head = fmt.Sprintf("%s %s", x.Object.Kind, x.Object.Name)
 	}
@@ -58,11 +60,7 @@ func writeSection(b *strings.Builder, sec explain.Section, indent string, last b
 		var parts []string
 		for _, c := range sec.Conditions {
 			text := fmt.Sprintf("%s=%s (%s)", c.Type, c.Status, c.Reason)
-			healthy := c.Status == "True"
-			if c.Type == "Conflicted" || c.Type == "OverlappingTLSConfig" {
-				healthy = !healthy
-			}
-			if healthy {
+			if healthy(c.Type, metav1.ConditionStatus(c.Status)) {
 				parts = append(parts, st.paint(okStyle, text))
 			} else {
 				parts = append(parts, st.paint(errorStyle, text))

@@ -10,6 +10,8 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
+	"github.com/kubectl-gwtls/kubectl-gwtls/model"
+	"github.com/kubectl-gwtls/kubectl-gwtls/rules"
 )
 
 // Graph is the topology of a Result: Gateways -> listeners -> routes -> backends,
@@ -92,15 +94,15 @@ func NewGraph(res *analyze.Result) Graph {
 	for _, g := range gateways {
 		gw := g.Gateway.Obj
 		status, bad := conditionsSummary(g.Conditions, gwv1.GatewayConditionAccepted)
-		gid := b.node("Gateway/"+gw.Namespace+"/"+gw.Name, "gw", NodeGateway, bad,
-			"Gateway "+gw.Namespace+"/"+gw.Name, "class "+string(gw.Spec.GatewayClassName)+" · "+status)
+		gid := b.node(model.Ref{Kind: "Gateway", Namespace: gw.Namespace, Name: gw.Name}.String(), "gw", NodeGateway, bad,
+			"Gateway "+model.NameOf(gw).String(), "class "+string(gw.Spec.GatewayClassName)+" · "+status)
 		add := func(l *analyze.ListenerResult) {
 			title := l.Name()
-			key := "Listener/" + gw.Namespace + "/" + gw.Name + "/" + title
+			key := model.Ref{Kind: "Listener", Namespace: gw.Namespace, Name: gw.Name}.String() + "/" + title
 			if l.ListenerSet != nil {
-				o := l.ListenerSet.ListenerSet.Obj
-				title = "ListenerSet " + o.Namespace + "/" + o.Name + " · " + title
-				key = "ListenerSet/" + o.Namespace + "/" + o.Name + "/" + l.Name()
+				owner := l.Owner()
+				title = "ListenerSet " + owner.NamespacedName().String() + " · " + title
+				key = owner.String() + "/" + l.Name()
 			}
 			lines := []string{title, fmt.Sprintf(":%d %s", l.Listener.Port, l.Listener.Protocol)}
 			if m := l.TLSMode(); m != "" {
@@ -140,7 +142,7 @@ func NewGraph(res *analyze.Result) Graph {
 	routeNode := func(r *analyze.RouteResult) string {
 		rt := r.Route
 		status, bad := graphRouteStatus(r)
-		lines := []string{rt.Kind + " " + rt.ObjectMeta.Namespace + "/" + rt.ObjectMeta.Name}
+		lines := []string{rt.Kind + " " + model.NameOf(&rt.ObjectMeta).String()}
 		if len(rt.Hostnames) > 0 {
 			hs := make([]string, len(rt.Hostnames))
 			for i, h := range rt.Hostnames {
@@ -179,7 +181,7 @@ func NewGraph(res *analyze.Result) Graph {
 			if be.Ref.Port != nil {
 				port = fmt.Sprintf(":%d", *be.Ref.Port)
 			}
-			title := kind + " " + be.Namespace + "/" + string(be.Ref.Name) + port
+			title := kind + " " + be.NamespacedName().String() + port
 			lines := []string{title}
 			switch {
 			case be.External:
@@ -223,7 +225,7 @@ func NewGraph(res *analyze.Result) Graph {
 				if p.Ref.Kind != nil {
 					kind = string(*p.Ref.Kind)
 				}
-				ref := kind + " " + ns + "/" + string(p.Ref.Name)
+				ref := kind + " " + model.NamespacedName{Namespace: ns, Name: string(p.Ref.Name)}.String()
 				to = b.node("Missing/"+ref, "m", NodeMissing, true, ref, "(not in the analysis)")
 			}
 			label := "Accepted=False: " + c.Reason
@@ -248,7 +250,7 @@ func NewGraph(res *analyze.Result) Graph {
 }
 
 func routeKey(r *analyze.RouteResult) string {
-	return r.Route.Kind + "/" + r.Route.ObjectMeta.Namespace + "/" + r.Route.ObjectMeta.Name
+	return model.Ref{Kind: r.Route.Kind, Namespace: r.Route.ObjectMeta.Namespace, Name: r.Route.ObjectMeta.Name}.String()
 }
 
 func hostnamesLabel(hs []string) string {
@@ -269,12 +271,17 @@ func findCondition(cs []analyze.Condition, t string) *analyze.Condition {
 
 // unhealthy reports a condition in its abnormal state: True for the
 // negative-polarity Conflicted and OverlappingTLSConfig, False for the others.
-func unhealthy(c analyze.Condition) bool {
-	switch c.Type {
-	case string(gwv1.ListenerConditionConflicted), string(gwv1.ListenerConditionOverlappingTLSConfig):
-		return c.Status == metav1.ConditionTrue
+func unhealthy(c analyze.Condition) bool { return !healthy(c.Type, c.Status) }
+
+// healthy reports whether a condition is in its healthy state, by the
+// registry's polarity (True for Accepted, False for Conflicted); a type of
+// unknown polarity is healthy when True.
+func healthy(conditionType string, status metav1.ConditionStatus) bool {
+	want, known := rules.Healthy(conditionType)
+	if !known {
+		want = metav1.ConditionTrue
 	}
-	return c.Status == metav1.ConditionFalse
+	return status == want
 }
 
 // conditionsSummary is the main condition's type when it is True, else the first
@@ -296,7 +303,7 @@ func graphListenerStatus(l *analyze.ListenerResult) (string, bool) {
 		if c := findCondition(l.Conditions, string(gwv1.ListenerConditionConflicted)); c != nil {
 			return "Conflicted (" + c.Reason + ")", true
 		}
-		return "Conflicted", true
+		return string(gwv1.ListenerConditionConflicted), true
 	}
 	for _, c := range l.Conditions {
 		if unhealthy(c) {
@@ -306,7 +313,7 @@ func graphListenerStatus(l *analyze.ListenerResult) (string, bool) {
 	if !l.Accepted {
 		return "not accepted", true
 	}
-	return "Accepted", false
+	return string(gwv1.ListenerConditionAccepted), false
 }
 
 func graphRouteStatus(r *analyze.RouteResult) (string, bool) {
@@ -377,8 +384,7 @@ func dotQuote(s string) string {
 	return `"` + dotEscape.Replace(s) + `"`
 }
 
-// The replacers are built once: building one per label was an eighth of render
-// graph at 100k routes.
+// The replacers are built once, not per label: a graph has a label per object.
 var (
 	dotEscape     = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\r", "")
 	mermaidEscape = strings.NewReplacer(

@@ -87,7 +87,7 @@ func Markdown(w io.Writer, res *analyze.Result, opts MarkdownOptions) error {
 		for _, l := range r.Listeners {
 			name := l.Name
 			if l.Owner.Kind == "ListenerSet" {
-				name = "ListenerSet " + l.Owner.Namespace + "/" + l.Owner.Name + " · " + l.Name
+				name = "ListenerSet " + l.Owner.NamespacedName().String() + " · " + l.Name
 			}
 			status := "✅ accepted"
 			if !l.Accepted {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 	"github.com/kubectl-gwtls/kubectl-gwtls/simulate"
 )
 
@@ -26,7 +27,7 @@ func SimulationTable(w io.Writer, outs []simulate.Outcome, st Style) error {
 		}
 		var bs []string
 		for _, b := range o.Backends {
-			s := fmt.Sprintf("%s/%s:%d", b.Namespace, b.Name, b.Port)
+			s := fmt.Sprintf("%s:%d", model.NamespacedName{Namespace: b.Namespace, Name: b.Name}, b.Port)
 			if b.BackendTLS != nil {
 				s += " tls=" + b.BackendTLS.Hostname
 			}
