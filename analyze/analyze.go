@@ -4,6 +4,7 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/gateway-api/pkg/features"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
@@ -23,16 +24,6 @@ type engine struct {
 	// the route step decided.
 	routeFindings []findingList
 }
-
-// bytesPerObject is about what Analyze allocates per input object, measured on
-// generated configurations from 1k to 100k routes (1.2-1.3 KB; docs/performance.md).
-// TestAllocationEstimate keeps it within a factor of two of the truth.
-const bytesPerObject = 1280
-
-// AllocationEstimate is about how many bytes Analyze allocates for m. A caller
-// that tunes the garbage collector (the CLI) uses it to decide whether to
-// collect before the analysis.
-func AllocationEstimate(m *model.Model) uint64 { return uint64(m.Len()) * bytesPerObject }
 
 // tracing reports whether the steps of the object kind namespace/name are
 // recorded (Options.Trace, Options.TraceOnly).
@@ -87,7 +78,7 @@ func Analyze(m *model.Model, opts Options) *Result {
 	}
 	for _, g := range e.res.Gateways {
 		for _, ls := range g.ListenerSets {
-			if IsTrue(ls.Conditions, "Accepted") {
+			if IsTrue(ls.Conditions, string(gwv1.ListenerSetConditionAccepted)) {
 				g.AttachedListenerSets++
 			}
 		}

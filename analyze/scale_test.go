@@ -36,28 +36,6 @@ func TestEngineScalesLinearly(t *testing.T) {
 	}
 }
 
-// TestAllocationEstimate: the CLI collects garbage before the analysis when
-// AllocationEstimate says it is large or that a cycle would start during it; an
-// estimate that drifted far from the truth would collect for nothing or miss.
-func TestAllocationEstimate(t *testing.T) {
-	if testing.Short() {
-		t.Skip("generates 4,000 routes")
-	}
-	dir := t.TempDir()
-	for _, routes := range []int{1000, 4000} {
-		m := loadGenerated(t, dir, "estimate", generate.Scaled(7, routes))
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		analyze.Analyze(m, analyze.Options{Now: benchNow})
-		runtime.ReadMemStats(&after)
-		got, est := after.TotalAlloc-before.TotalAlloc, analyze.AllocationEstimate(m)
-		t.Logf("%d routes, %d objects: allocated %d bytes, estimated %d", routes, m.Len(), got, est)
-		if est < got/2 || est > got*2 {
-			t.Errorf("%d routes: AllocationEstimate is %d bytes, Analyze allocated %d: more than a factor of two apart; measure and update bytesPerObject", routes, est, got)
-		}
-	}
-}
-
 // TestParallelEngineIsDeterministic: Gateways and routes are decided on every
 // core and the steps after routing run at once; the Result must not depend on
 // how many cores there are. The whole status and findings report are compared,

@@ -1,56 +1,67 @@
 package gwtls
 
 import (
+	"math"
 	"runtime"
+	"runtime/debug"
 	"testing"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
 
-func TestCollectFirst(t *testing.T) {
-	const mb = 1 << 20
-	for _, tc := range []struct {
-		name             string
-		heap, goal, need uint64
-		want             bool
-	}{
-		{"10k routes, the analysis fits under the goal", 31 * mb, 76 * mb, 14 * mb, false},
-		{"10k routes, the analysis would reach the goal", 70 * mb, 76 * mb, 14 * mb, true},
-		{"the heap is at the goal already", 76 * mb, 76 * mb, 0, true},
-		{"100k routes, the analysis would reach the goal", 303 * mb, 382 * mb, 138 * mb, true},
-		{"100k routes, far under the goal: large anyway", 239 * mb, 632 * mb, 138 * mb, true},
-		{"no goal in reach (a memory limit only), small", 31 * mb, ^uint64(0), 14 * mb, false},
-		{"no goal in reach, large", 239 * mb, ^uint64(0), 138 * mb, true},
-	} {
-		if got := collectFirst(tc.heap, tc.goal, tc.need); got != tc.want {
-			t.Errorf("%s: collectFirst(%d, %d, %d) = %v, want %v", tc.name, tc.heap, tc.goal, tc.need, got, tc.want)
-		}
-	}
-}
-
-// TestCollectBeforeAnalysis runs the real collector: a large model is
-// collected for, a small one is not.
+// TestCollectBeforeAnalysis runs the real collector: a model of 50,000 objects
+// or more is collected for, a smaller one is not, and a user's GOGC wins.
 func TestCollectBeforeAnalysis(t *testing.T) {
 	t.Setenv("GOGC", "") // as when the user leaves it unset
-	count := func(m *model.Model) (bool, uint32) {
-		runtime.GC() // start from a fresh goal, far above the heap
+	cycles := func(m *model.Model) (bool, uint32) {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
 		did := collectBeforeAnalysis(m)
 		runtime.ReadMemStats(&after)
 		return did, after.NumGC - before.NumGC
 	}
-	if did, n := count(&model.Model{Namespaces: make([]*model.Namespace, 1)}); did || n != 0 {
-		t.Errorf("one object: collected %v, %d cycles; want no collection", did, n)
+	objects := func(n int) *model.Model { return &model.Model{Namespaces: make([]*model.Namespace, n)} }
+	for _, tc := range []struct {
+		name    string
+		objects int
+		want    bool
+	}{
+		{"one object", 1, false},
+		{"just under the threshold", largeModel - 1, false},
+		{"the threshold", largeModel, true},
+		{"100k objects", 100_000, true},
+	} {
+		if did, n := cycles(objects(tc.objects)); did != tc.want || (n > 0) != tc.want {
+			t.Errorf("%s: collected %v, %d cycles; want %v", tc.name, did, n, tc.want)
+		}
 	}
-	// 100k objects: the engine would allocate about 128 MB.
-	large := &model.Model{Namespaces: make([]*model.Namespace, 100_000)}
-	if did, n := count(large); !did || n == 0 {
-		t.Errorf("100k objects: collected %v, %d cycles; want a collection", did, n)
-	}
-	// A user's GOGC wins, as in tuneGC.
 	t.Setenv("GOGC", "off")
-	if did, n := count(large); did || n != 0 {
+	if did, n := cycles(objects(100_000)); did || n != 0 {
 		t.Errorf("100k objects with GOGC=off: collected %v, %d cycles; want no collection", did, n)
+	}
+}
+
+// TestTuneGC: GOGC 300 and a 768 MiB soft limit, unless the user set either.
+func TestTuneGC(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	read := func() (int, int64) {
+		p := debug.SetGCPercent(-1)
+		debug.SetGCPercent(p)
+		return p, debug.SetMemoryLimit(-1)
+	}
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	TuneGC()
+	if p, l := read(); p != 300 || l != 768<<20 {
+		t.Errorf("unset: GOGC %d, limit %d; want 300, %d", p, l, 768<<20)
+	}
+	debug.SetGCPercent(100)
+	debug.SetMemoryLimit(math.MaxInt64)
+	t.Setenv("GOGC", "100")
+	t.Setenv("GOMEMLIMIT", "2GiB")
+	TuneGC()
+	if p, l := read(); p != 100 || l != math.MaxInt64 {
+		t.Errorf("set by the user: GOGC %d, limit %d; want them left alone", p, l)
 	}
 }

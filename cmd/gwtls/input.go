@@ -192,8 +192,8 @@ func (o *InputOptions) Result(ctx context.Context, streams genericiooptions.IOSt
 		return nil, err
 	}
 	o.loaded = time.Now()
-	// A collection the analysis would start anyway runs before it, counted in
-	// the analysis's time (collectBeforeAnalysis).
+	// Before a large analysis the loader's garbage is collected (gc.go), counted
+	// in the analysis's time.
 	collected := collectBeforeAnalysis(m)
 	gc := time.Since(o.loaded)
 	res := o.Analyze(m)

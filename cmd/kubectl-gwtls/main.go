@@ -4,7 +4,6 @@ package main
 import (
 	"context"
 	"os"
-	"runtime/debug"
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
@@ -12,20 +11,7 @@ import (
 )
 
 func main() {
-	tuneGC()
+	gwtls.TuneGC()
 	streams := genericiooptions.IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}
 	os.Exit(gwtls.Execute(context.Background(), gwtls.NewRootCmd(streams), os.Stderr))
-}
-
-// tuneGC trades memory the tool does not need for less collection: a large
-// analysis allocates a lot of short-lived decode garbage, and the default GOGC=100
-// spends a third of its CPU collecting it. A soft limit keeps the peak well under
-// 1 GiB (docs/performance.md). GOGC and GOMEMLIMIT, when set, win.
-func tuneGC() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(300)
-	}
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(768 << 20)
-	}
 }
