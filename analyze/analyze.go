@@ -125,7 +125,7 @@ func (e *engine) features(g *GatewayResult) Features {
 
 func (e *engine) gateways() {
 	gws := e.res.Model.Gateways
-	keys := packedKeys(len(gws), func(i int) nn { return nn{Namespace: gws[i].Obj.Namespace, Name: gws[i].Obj.Name} })
+	keys := e.ix.packed.keys(len(gws), func(i int) nn { return nn{Namespace: gws[i].Obj.Namespace, Name: gws[i].Obj.Name} })
 	for i, g := range gws {
 		gr := &GatewayResult{Gateway: g}
 		className := string(g.Obj.Spec.GatewayClassName)

@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"slices"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/labels"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -32,6 +31,8 @@ type index struct {
 	// parent of another controller from a missing one.
 	allGateways     map[nn]bool
 	allListenerSets map[nn]bool
+	// packed holds the copies of the maps' keys and the Services' ports.
+	packed arena
 }
 
 func newIndex(m *model.Model) *index {
@@ -58,14 +59,14 @@ func newIndex(m *model.Model) *index {
 	for _, n := range m.Namespaces {
 		ix.namespaces[n.Obj.Name] = n
 	}
-	for i, k := range packedKeys(len(m.Secrets), func(i int) nn { return nn{Namespace: m.Secrets[i].Obj.Namespace, Name: m.Secrets[i].Obj.Name} }) {
+	for i, k := range ix.packed.keys(len(m.Secrets), func(i int) nn { return nn{Namespace: m.Secrets[i].Obj.Namespace, Name: m.Secrets[i].Obj.Name} }) {
 		ix.secrets[k] = m.Secrets[i]
 	}
-	for i, k := range packedKeys(len(m.ConfigMaps), func(i int) nn { return nn{Namespace: m.ConfigMaps[i].Obj.Namespace, Name: m.ConfigMaps[i].Obj.Name} }) {
+	for i, k := range ix.packed.keys(len(m.ConfigMaps), func(i int) nn { return nn{Namespace: m.ConfigMaps[i].Obj.Namespace, Name: m.ConfigMaps[i].Obj.Name} }) {
 		ix.configMaps[k] = m.ConfigMaps[i]
 	}
-	svcs := services(m.Services)
-	for i, k := range packedKeys(len(m.Services), func(i int) nn { return nn{Namespace: m.Services[i].Obj.Namespace, Name: m.Services[i].Obj.Name} }) {
+	svcs := services(m.Services, &ix.packed)
+	for i, k := range ix.packed.keys(len(m.Services), func(i int) nn { return nn{Namespace: m.Services[i].Obj.Namespace, Name: m.Services[i].Obj.Name} }) {
 		ix.services[k] = &svcs[i]
 	}
 	for _, g := range m.ReferenceGrants {
@@ -79,29 +80,28 @@ func newIndex(m *model.Model) *index {
 	return ix
 }
 
-// service is a Service as backendRefs look it up: its ports are copied next to
-// it, side by side with every other Service's, so that checking a backendRef's
-// port reads a few contiguous kilobytes rather than each Service object (at
-// 100k routes that was a cache miss per backendRef).
+// service is a Service as backendRefs look it up: its ports are copied side by
+// side with every other Service's (arena), so that checking a backendRef's port
+// does not read the Service object.
 type service struct {
 	obj   *model.Service
 	ports []int32 // spec.ports[].port
 }
 
-// services returns the Services' lookup entries, their ports in one allocation.
-func services(ss []*model.Service) []service {
+// services returns the Services' lookup entries, their ports in one block.
+func services(ss []*model.Service, a *arena) []service {
 	n := 0
 	for _, s := range ss {
 		n += len(s.Obj.Spec.Ports)
 	}
-	ports := make([]int32, 0, n)
+	a.reservePorts(n)
 	out := make([]service, len(ss))
 	for i, s := range ss {
-		lo := len(ports)
-		for _, p := range s.Obj.Spec.Ports {
-			ports = append(ports, p.Port)
+		ports := a.ports(len(s.Obj.Spec.Ports))
+		for j, p := range s.Obj.Spec.Ports {
+			ports[j] = p.Port
 		}
-		out[i] = service{obj: s, ports: ports[lo:len(ports):len(ports)]}
+		out[i] = service{obj: s, ports: ports}
 	}
 	return out
 }
@@ -118,36 +118,6 @@ func (ix *index) service(k nn) *model.Service {
 		return s.obj
 	}
 	return nil
-}
-
-// packedKeys returns n keys with their strings copied into one allocation. A
-// map compares a looked-up key with the stored one byte by byte; with the
-// stored strings side by side that reads a few contiguous kilobytes instead of
-// each object's metadata, scattered over the model (at 100k routes, one such
-// cache miss per backendRef and per parentRef).
-func packedKeys(n int, key func(i int) nn) []nn {
-	size := 0
-	for i := range n {
-		k := key(i)
-		size += len(k.Namespace) + len(k.Name)
-	}
-	var b strings.Builder
-	b.Grow(size)
-	for i := range n {
-		k := key(i)
-		b.WriteString(k.Namespace)
-		b.WriteString(k.Name)
-	}
-	all := b.String()
-	out := make([]nn, n)
-	off := 0
-	for i := range n {
-		k := key(i)
-		mid, end := off+len(k.Namespace), off+len(k.Namespace)+len(k.Name)
-		out[i] = nn{Namespace: all[off:mid], Name: all[mid:end]}
-		off = end
-	}
-	return out
 }
 
 // namespaceLabels returns a namespace's labels. A namespace missing from the input

@@ -28,8 +28,8 @@ type listenerState struct {
 // listenerView is what deciding a parentRef reads of one listener. A parent's
 // views sit in one slice, so a route's pass over its parent's listeners reads a
 // few contiguous cache lines instead of chasing each ListenerResult, its state,
-// its allowedRoutes and the strings they point into; at 100k routes that
-// chasing was most of attach's time (docs/performance.md).
+// its allowedRoutes and the strings they point into: the pass runs for every
+// route x listener pair of a parent.
 type listenerView struct {
 	l        *ListenerResult
 	name     string
@@ -56,28 +56,19 @@ func (v *listenerView) allows(ix *index, routeNS string, nsID int32) bool {
 	return v.ns.allows(ix, routeNS)
 }
 
-// viewsOf packs listeners' views, in order. It reads what listeners decided, so
-// it runs after their conditions are written. The views' names and hostnames
-// are copied side by side: matching a sectionName compares it with each name,
-// and reading them from each listener in the model was a cache miss apiece.
-func viewsOf(ls []*ListenerResult) []listenerView {
-	vs := make([]listenerView, len(ls))
+// viewsOf returns listeners' views, in order, their names and hostnames copied
+// side by side (arena). It reads what listeners decided, so it runs after
+// their conditions are written.
+func viewsOf(ls []*ListenerResult, text *arena) []listenerView {
 	size := 0
 	for _, l := range ls {
 		size += len(l.Name()) + len(l.Hostname())
 	}
-	var b strings.Builder
-	b.Grow(size)
-	for _, l := range ls {
-		b.WriteString(l.Name())
-		b.WriteString(l.Hostname())
-	}
-	text, off := b.String(), 0
+	text.reserveText(size)
+	vs := make([]listenerView, len(ls))
 	for i, l := range ls {
 		v := &vs[i]
-		name, host := off+len(l.Name()), off+len(l.Name())+len(l.Hostname())
-		v.l, v.name, v.hostname, v.port = l, text[off:name], text[name:host], l.Listener.Port
-		off = host
+		v.l, v.name, v.hostname, v.port = l, text.str(l.Name()), text.str(l.Hostname()), l.Listener.Port
 		v.accepted, v.hostnames = l.Accepted, carriesHostnames(l)
 		if l.state != nil && l.state.notAccepted == nil {
 			v.configured, v.kinds, v.ns = true, l.state.kinds, *l.routeNamespaces()
@@ -172,10 +163,11 @@ func (e *engine) listeners(g *GatewayResult) {
 		e.listenerConditions(r.l, conds[4*i:4*i+4:4*i+4])
 		r.l.state.namespaces = newRouteNamespaces(r.l, e.selectors.parse)
 	}
-	g.views = viewsOf(g.Listeners)
+	var text arena // the views' names and hostnames, per Gateway: Gateways are decided at once
+	g.views = viewsOf(g.Listeners, &text)
 	for _, ls := range g.ListenerSets {
 		if ls.Allowed {
-			ls.views = viewsOf(ls.Listeners)
+			ls.views = viewsOf(ls.Listeners, &text)
 		}
 	}
 }
