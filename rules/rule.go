@@ -3,8 +3,10 @@
 // it enforces and, for a rule that reports a status condition, the condition
 // type, reason and which status is healthy. Every rule the tool can emit is
 // registered here; the engine emits findings through these values, and the
-// renderers, the catalog and the configuration read them. It imports nothing of
-// this module, so everything else may import it.
+// renderers, the catalog and the configuration read them: Lookup and Match find
+// rules by ID or by glob, and a severity a user configures for a rule replaces
+// Rule.Severity in that rule's findings. It imports nothing of this module, so
+// everything else may import it.
 package rules
 
 import (
