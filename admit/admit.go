@@ -1,0 +1,277 @@
+// Package admit decides, offline, whether a kube-apiserver serving the Gateway API
+// CRDs would admit an object, as `kubectl apply` sends it (server-side field
+// validation Strict, kubectl's default --validate=strict): the CRD's OpenAPI v3
+// schema, its x-kubernetes-validations CEL rules with the API server's cost
+// limits, ObjectMeta validation, and unknown or duplicate fields. It applies the
+// CRD's defaults as the API server does, so that what the engine reads is what a
+// controller reads.
+//
+// It runs Kubernetes' own code (k8s.io/apiextensions-apiserver: structural
+// schema, pruning, defaulting, OpenAPI and CEL validation), composed in the order
+// the API server composes it for a create request with dryRun=All; the
+// differential test in e2e holds the verdicts equal to a real kube-apiserver's.
+package admit
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// Admitter validates and defaults objects against one set of CRDs. It is safe
+// for concurrent use: each served version's schemas and CEL programs are built
+// once, on first use, and shared.
+type Admitter struct {
+	crds     CRDs
+	kinds    map[k8sschema.GroupKind]*kindCRD
+	groups   map[string]bool
+	standard *Admitter // see CRDs.standard
+}
+
+// kindCRD is the CRD of one kind with its served versions, each compiled on
+// first use (a manifest rarely uses more than a few of the CRDs' versions).
+type kindCRD struct {
+	crd      *apiextensionsv1.CustomResourceDefinition
+	versions map[string]func() (*servedVersion, error)
+}
+
+// New returns an Admitter for crds.
+func New(crds CRDs) (*Admitter, error) {
+	a := &Admitter{crds: crds, kinds: map[k8sschema.GroupKind]*kindCRD{}, groups: map[string]bool{}}
+	for _, crd := range crds.defs {
+		gk := k8sschema.GroupKind{Group: crd.Spec.Group, Kind: crd.Spec.Names.Kind}
+		if gk.Kind == "" || gk.Group == "" {
+			return nil, fmt.Errorf("CRD %q (%s) has no group or kind", crd.Name, crds.Origin)
+		}
+		if prev, dup := a.kinds[gk]; dup {
+			return nil, fmt.Errorf("CRDs %q and %q (%s) both define %s: keep one", prev.crd.Name, crd.Name, crds.Origin, gk)
+		}
+		k := &kindCRD{crd: crd, versions: map[string]func() (*servedVersion, error){}}
+		for _, v := range crd.Spec.Versions {
+			if !v.Served {
+				continue
+			}
+			k.versions[v.Name] = sync.OnceValues(func() (*servedVersion, error) {
+				sv, err := compileVersion(crd, v.Name)
+				if err != nil {
+					return nil, fmt.Errorf("CRD %s (%s): %w", crd.Name, crds.Origin, err)
+				}
+				return sv, nil
+			})
+		}
+		a.kinds[gk] = k
+		a.groups[gk.Group] = true
+	}
+	if crds.standard != nil {
+		std, err := New(*crds.standard)
+		if err != nil {
+			return nil, err
+		}
+		a.standard = std
+	}
+	return a, nil
+}
+
+// CRDs says which CRDs the Admitter validates against, for an output header.
+func (a *Admitter) CRDs() string { return a.crds.String() }
+
+// Covers reports whether the CRDs define apiVersion's group: an object of that
+// group that Admit cannot match to a served version is one the API server
+// refuses, where an object of another group (a Service) is not the CRDs' business.
+func (a *Admitter) Covers(apiVersion string) bool {
+	gv, err := k8sschema.ParseGroupVersion(apiVersion)
+	return err == nil && a.groups[gv.Group]
+}
+
+// Resource returns the resource (plural) that serves apiVersion and kind, and
+// whether it is namespaced; ok is false when no CRD serves that version.
+func (a *Admitter) Resource(apiVersion, kind string) (resource string, namespaced, ok bool) {
+	gv, err := k8sschema.ParseGroupVersion(apiVersion)
+	if err != nil {
+		return "", false, false
+	}
+	k := a.kinds[gv.WithKind(kind).GroupKind()]
+	if k == nil || k.versions[gv.Version] == nil {
+		return "", false, false
+	}
+	return k.crd.Spec.Names.Plural, k.crd.Spec.Scope == apiextensionsv1.NamespaceScoped, true
+}
+
+// Verdict is what the API server answers to a create of one object.
+type Verdict struct {
+	// Admitted is true when the API server would store the object.
+	Admitted bool
+	// Refusal says why not; it is empty when the object is admitted.
+	Refusal
+	// Object is the object as the API server stores it, its CRD's defaults
+	// applied, when admitted. Unlike the stored object it keeps the system
+	// metadata (creationTimestamp) and the status the manifest carries (with
+	// the schema's defaults inside it), and has no status when the manifest has
+	// none: the analysis reads them.
+	Object map[string]any
+	// Standard is set when the object is admitted only because the CRDs are the
+	// experimental channel's: a cluster with the standard channel's CRDs of the
+	// same release refuses it, for this reason.
+	Standard *Refusal
+	// StandardAdmits is set when the experimental channel's CRDs refuse an
+	// object that the standard channel's admit: v1.6.3's experimental HTTPRoute
+	// and GRPCRoute hold header values to a pattern the standard channel does not.
+	StandardAdmits bool
+}
+
+// Refusal is the API server's answer to an object it does not admit.
+type Refusal struct {
+	// Reason is the API server's message, as kubectl prints it after "Error from
+	// server (Invalid)": `HTTPRoute.gateway.networking.k8s.io "web" is invalid:
+	// spec.rules[0].backendRefs[0]: Invalid value: "object": Must have port for
+	// Service reference`.
+	Reason string
+	// Errors are the fields the API server names, in its order.
+	Errors []FieldError
+}
+
+// FieldError is one field the API server names when it refuses an object.
+type FieldError struct {
+	// Field is the API server's path to the field: spec.listeners[1].name.
+	// Empty for an error about the whole object (the API server writes "<nil>").
+	Field string
+	// Message is what the API server says of it: `Duplicate value: "http"`,
+	// `Required value`, `unknown field`.
+	Message string
+}
+
+func (e FieldError) String() string {
+	if e.Field == "" {
+		return e.Message
+	}
+	return e.Field + ": " + e.Message
+}
+
+// JSON is Object as JSON, for a decoder of the typed object.
+func (v Verdict) JSON() ([]byte, error) {
+	if !v.Admitted {
+		return nil, errors.New("a refused object has no defaulted form")
+	}
+	return json.Marshal(v.Object)
+}
+
+// Warning says how the standard channel's CRDs answer otherwise than the
+// experimental channel's that gave the verdict, or "" when they agree.
+func (v Verdict) Warning() string {
+	switch {
+	case v.Standard != nil:
+		return "only the experimental channel's CRDs admit this object: a cluster with the standard channel's CRDs refuses it: " + v.Standard.Reason
+	case v.StandardAdmits:
+		return "the standard channel's CRDs admit this object: only a cluster with the experimental channel's CRDs refuses it"
+	}
+	return ""
+}
+
+// Admit answers for one object, given as JSON, what a kube-apiserver serving the
+// Admitter's CRDs answers to `kubectl apply` creating it. apiVersion and kind
+// are the object's own (the caller has read them to route it here).
+func (a *Admitter) Admit(apiVersion, kind string, raw []byte) Verdict {
+	v := a.admit(apiVersion, kind, raw)
+	if a.standard != nil {
+		switch std := a.standard.admit(apiVersion, kind, raw); {
+		case v.Admitted && !std.Admitted:
+			v.Standard = &std.Refusal
+		case !v.Admitted && std.Admitted:
+			v.StandardAdmits = true
+		}
+	}
+	return v
+}
+
+func (a *Admitter) admit(apiVersion, kind string, raw []byte) (v Verdict) {
+	defer func() {
+		// The API server answers a request that panics with 500 Internal Error
+		// (its panic-recovery filter); so does this, rather than end the program.
+		if r := recover(); r != nil {
+			v = refused(fmt.Sprintf("%s: %v", internalError, r))
+		}
+	}()
+	gv, err := k8sschema.ParseGroupVersion(apiVersion)
+	if err != nil {
+		return refused(fmt.Sprintf("apiVersion %q: %v", apiVersion, err))
+	}
+	gvk := gv.WithKind(kind)
+	k := a.kinds[gvk.GroupKind()]
+	var compiled func() (*servedVersion, error)
+	if k != nil {
+		compiled = k.versions[gv.Version]
+	}
+	if compiled == nil {
+		// kubectl finds no resource to send it to.
+		return refused((&meta.NoKindMatchError{GroupKind: gvk.GroupKind(), SearchedVersions: []string{gv.Version}}).Error())
+	}
+	sv, err := compiled()
+	if err != nil {
+		// The API server would not serve this version at all.
+		return refused(err.Error())
+	}
+	obj, rej := sv.create(raw)
+	if rej == nil {
+		return Verdict{Admitted: true, Object: obj.Object}
+	}
+	if rej.errs != nil {
+		return Verdict{Refusal: Refusal{
+			Reason: apierrors.NewInvalid(gvk.GroupKind(), rej.name, rej.errs).Error(),
+			Errors: fieldErrors(rej.errs),
+		}}
+	}
+	return Verdict{Refusal: Refusal{
+		// The create handler's transformDecodeError.
+		Reason: apierrors.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", kind, gv.Version, kind, rej.badReq)).Error(),
+		Errors: rej.badFields,
+	}}
+}
+
+// internalError opens the reason of a verdict the API server would answer with
+// 500 Internal Error.
+const internalError = "Internal error occurred"
+
+func refused(reason string) Verdict {
+	return Verdict{Refusal: Refusal{Reason: reason}}
+}
+
+// fieldErrors is what the API server puts in the Status causes of an Invalid
+// response (apierrors.NewInvalid): the field and the error's body.
+func fieldErrors(errs field.ErrorList) []FieldError {
+	out := make([]FieldError, len(errs))
+	for i, e := range errs {
+		out[i] = FieldError{Field: e.Field, Message: e.ErrorBody()}
+		if e.Field == wholeObject {
+			out[i].Field = ""
+		}
+	}
+	return out
+}
+
+// wholeObject is how the API server names the field of an error about no field
+// in particular (a nil field.Path).
+const wholeObject = "<nil>"
+
+// strictFieldPaths names the fields of strict decoding errors (`unknown field
+// "spec.foo"`, `duplicate field "name"`).
+func strictFieldPaths(errs []error) []FieldError {
+	out := make([]FieldError, 0, len(errs))
+	for _, err := range errs {
+		msg := err.Error()
+		what, quoted, ok := strings.Cut(msg, ` "`)
+		if !ok || !strings.HasSuffix(quoted, `"`) {
+			out = append(out, FieldError{Message: msg})
+			continue
+		}
+		out = append(out, FieldError{Field: strings.TrimSuffix(quoted, `"`), Message: what})
+	}
+	return out
+}

@@ -1,0 +1,123 @@
+package admit_test
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"sigs.k8s.io/yaml"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/admit"
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/generate"
+)
+
+// object is one Gateway API object of a generated configuration, as JSON.
+type object struct {
+	apiVersion, kind string
+	raw              []byte
+}
+
+// gatewayObjects splits a generated configuration into documents and keeps the
+// objects a has CRDs for, as the loader will hand them over.
+func gatewayObjects(tb testing.TB, a *admit.Admitter, data []byte) []object {
+	tb.Helper()
+	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
+	var out []object
+	for {
+		doc, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		if err != nil {
+			tb.Fatal(err)
+		}
+		js, err := yaml.YAMLToJSON(doc)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		var head struct{ APIVersion, Kind string }
+		if err := yaml.Unmarshal(js, &head); err != nil {
+			tb.Fatal(err)
+		}
+		if a.Covers(head.APIVersion) {
+			out = append(out, object{head.APIVersion, head.Kind, js})
+		}
+	}
+}
+
+// admitAll admits every object on GOMAXPROCS goroutines, as the loader decodes,
+// and returns how many were admitted and how many warned about.
+func admitAll(a *admit.Admitter, objs []object) (admitted, warned int64) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	var nAdmitted, nWarned atomic.Int64
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(objs) {
+					return
+				}
+				v := a.Admit(objs[i].apiVersion, objs[i].kind, objs[i].raw)
+				if v.Admitted {
+					nAdmitted.Add(1)
+				}
+				if v.Standard != nil {
+					nWarned.Add(1)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return nAdmitted.Load(), nWarned.Load()
+}
+
+// BenchmarkAdmit validates every Gateway API object of the generated
+// configurations (docs/performance.md), on every core. The experimental case is
+// what file mode runs: the built-in experimental channel, each admitted object
+// checked against the standard channel too for the warning.
+//
+//	go test -run '^$' -bench 'Admit/experimental/1k' ./admit
+//	GWTLS_BENCH_LARGE=1 go test -run '^$' -bench 'Admit/.*/100k' -benchtime 3x ./admit
+func BenchmarkAdmit(b *testing.B) {
+	for _, ch := range []admit.Channel{admit.Experimental, admit.Standard} {
+		b.Run(string(ch), func(b *testing.B) {
+			for _, size := range generate.Sizes {
+				b.Run(size.Name, func(b *testing.B) {
+					if why := generate.SkipReason(size); why != "" {
+						b.Skip(why)
+					}
+					crds, err := admit.Builtin(ch)
+					if err != nil {
+						b.Fatal(err)
+					}
+					a, err := admit.New(crds)
+					if err != nil {
+						b.Fatal(err)
+					}
+					data, err := generate.Bytes(size.Config)
+					if err != nil {
+						b.Fatal(err)
+					}
+					objs := gatewayObjects(b, a, data)
+					admitAll(a, objs[:min(len(objs), 200)]) // compile the versions the objects use
+					b.ReportAllocs()
+					b.ResetTimer()
+					var admitted, warned int64
+					for b.Loop() {
+						admitted, warned = admitAll(a, objs)
+					}
+					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(objs)), "ns/object")
+					b.ReportMetric(float64(len(objs)-int(admitted)), "refused")
+					b.ReportMetric(float64(warned), "warned")
+				})
+			}
+		})
+	}
+}

@@ -1,0 +1,190 @@
+package admit
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+)
+
+// Release is the Gateway API release whose CRDs are built in: the version of
+// sigs.k8s.io/gateway-api in go.mod (TestBuiltinCRDsMatchModule keeps them equal).
+const Release = "v1.6.3"
+
+// Channel is a Gateway API release channel. The experimental channel's CRDs serve
+// every field and version the standard channel's do, and more.
+type Channel string
+
+const (
+	Standard     Channel = "standard"
+	Experimental Channel = "experimental"
+)
+
+// builtin holds the CRD files of config/crd/{standard,experimental} of Release,
+// verbatim, without the ValidatingAdmissionPolicy and the kustomization that sit
+// beside them (they are not CRDs).
+//
+//go:embed crds
+var builtin embed.FS
+
+// CRDs is a set of CustomResourceDefinitions and where they came from.
+type CRDs struct {
+	// Origin says where the CRDs came from, for the output header: "built in",
+	// "from DIR", or "from the cluster".
+	Origin string
+	defs   []*apiextensionsv1.CustomResourceDefinition
+	// standard is, for the built-in experimental channel, the built-in standard
+	// channel: an object only the experimental channel admits gets a warning.
+	standard *CRDs
+}
+
+// Builtin returns the CRDs of the given channel of Release. The experimental
+// channel carries the standard channel with it, so that its Admitter warns about
+// objects a cluster with standard-channel CRDs would reject.
+func Builtin(ch Channel) (CRDs, error) {
+	dir := path.Join("crds", Release, string(ch))
+	entries, err := fs.ReadDir(builtin, dir)
+	if err != nil {
+		return CRDs{}, fmt.Errorf("built-in CRDs: no %s channel: %w", ch, err)
+	}
+	crds := CRDs{Origin: "built in"}
+	for _, e := range entries {
+		data, err := builtin.ReadFile(path.Join(dir, e.Name()))
+		if err != nil {
+			return CRDs{}, fmt.Errorf("built-in CRDs: %w", err)
+		}
+		defs, err := parseCRDs(data)
+		if err != nil {
+			return CRDs{}, fmt.Errorf("built-in CRD %s: %w", e.Name(), err)
+		}
+		crds.defs = append(crds.defs, defs...)
+	}
+	if ch == Experimental {
+		std, err := Builtin(Standard)
+		if err != nil {
+			return CRDs{}, err
+		}
+		crds.standard = &std
+	}
+	return crds, nil
+}
+
+// FromDir reads every CustomResourceDefinition in the YAML and JSON files of dir
+// and its subdirectories (a release's config/crd/experimental, or the
+// standard-install.yaml of a release). Other documents are ignored.
+func FromDir(dir string) (CRDs, error) {
+	var files []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		switch strings.ToLower(filepath.Ext(p)) {
+		case ".yaml", ".yml", ".json":
+			if !d.IsDir() {
+				files = append(files, p)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return CRDs{}, fmt.Errorf("reading CRDs: %w", err)
+	}
+	sort.Strings(files)
+	crds := CRDs{Origin: "from " + dir}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return CRDs{}, fmt.Errorf("reading CRDs: %w", err)
+		}
+		defs, err := parseCRDs(data)
+		if err != nil {
+			return CRDs{}, fmt.Errorf("reading CRDs from %s: %w", f, err)
+		}
+		crds.defs = append(crds.defs, defs...)
+	}
+	if len(crds.defs) == 0 {
+		return CRDs{}, fmt.Errorf("no CustomResourceDefinition in %s: give the directory of a Gateway API release's CRDs (config/crd/standard or config/crd/experimental)", dir)
+	}
+	return crds, nil
+}
+
+// FromObjects takes CRDs read from an API server, as cluster mode lists them.
+// origin says where they came from ("from the cluster", or from which context).
+func FromObjects(origin string, defs []apiextensionsv1.CustomResourceDefinition) CRDs {
+	crds := CRDs{Origin: origin}
+	for i := range defs {
+		crds.defs = append(crds.defs, defs[i].DeepCopy())
+	}
+	return crds
+}
+
+// parseCRDs decodes the CustomResourceDefinitions of a multi-document YAML or JSON
+// stream, skipping documents of other kinds.
+func parseCRDs(data []byte) ([]*apiextensionsv1.CustomResourceDefinition, error) {
+	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
+	var out []*apiextensionsv1.CustomResourceDefinition
+	for {
+		var doc json.RawMessage
+		err := dec.Decode(&doc)
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		var head struct{ APIVersion, Kind string }
+		if err := json.Unmarshal(doc, &head); err != nil {
+			return nil, err
+		}
+		if head.Kind != "CustomResourceDefinition" || head.APIVersion != apiextensionsv1.SchemeGroupVersion.String() {
+			continue
+		}
+		crd := new(apiextensionsv1.CustomResourceDefinition)
+		if err := json.Unmarshal(doc, crd); err != nil {
+			return nil, fmt.Errorf("CustomResourceDefinition: %w", err)
+		}
+		out = append(out, crd)
+	}
+}
+
+// String says which CRDs these are, for an output header: "Gateway API v1.6.3
+// experimental channel, built in", or "from DIR" when the CRDs do not carry
+// the bundle-version and channel annotations of a Gateway API release.
+func (c CRDs) String() string {
+	seen := map[string]bool{}
+	var bundles []string
+	for _, crd := range c.defs {
+		v := crd.Annotations[bundleVersionAnnotation]
+		ch := crd.Annotations[channelAnnotation]
+		if v == "" || ch == "" {
+			continue
+		}
+		b := fmt.Sprintf("%s %s channel", v, ch)
+		if !seen[b] {
+			seen[b] = true
+			bundles = append(bundles, b)
+		}
+	}
+	sort.Strings(bundles)
+	if len(bundles) == 0 {
+		return "CRDs " + c.Origin
+	}
+	return "Gateway API " + strings.Join(bundles, " and ") + ", " + c.Origin
+}
+
+// The annotations every Gateway API release puts on its CRDs.
+const (
+	bundleVersionAnnotation = "gateway.networking.k8s.io/bundle-version"
+	channelAnnotation       = "gateway.networking.k8s.io/channel"
+)
