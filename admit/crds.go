@@ -188,3 +188,6 @@ const (
 	bundleVersionAnnotation = "gateway.networking.k8s.io/bundle-version"
 	channelAnnotation       = "gateway.networking.k8s.io/channel"
 )
+
+// Definitions returns the CustomResourceDefinitions, to be read, not changed.
+func (c CRDs) Definitions() []*apiextensionsv1.CustomResourceDefinition { return c.defs }
