@@ -13,6 +13,8 @@
 #                          grant it a namespaced Role)
 #   nocrd.kubeconfig       admin of a second kube-apiserver (same etcd, another prefix)
 #                          that never gets the Gateway API CRDs
+#   standard.kubeconfig    admin of a third kube-apiserver (same etcd, a third prefix)
+#                          with the standard channel's CRDs (the admission test)
 # etcd data lives under /dev/shm. The kube-apiserver binary is cached in
 # ${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-gwtls/kube-apiserver-$K8S_VERSION.
 set -euo pipefail
@@ -149,33 +151,37 @@ wait_ready() { # NAME
   die "$1 not ready after 120s"
 }
 
-# crds installs the Gateway API CRDs (experimental channel) with server-side apply.
-crds() { # NAME
-  local dir
+# crds installs the Gateway API CRDs of a channel (experimental by default) with
+# server-side apply.
+crds() { # NAME [CHANNEL]
+  local dir channel=${2:-experimental}
   dir=$(cd "$here/kube-apiserver" && GOFLAGS=-mod=mod go mod download -json "sigs.k8s.io/gateway-api@$GATEWAY_API_VERSION" |
     sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
-  [ -d "$dir/config/crd/experimental" ] || die "gateway-api $GATEWAY_API_VERSION not in the module cache ($dir)"
+  [ -d "$dir/config/crd/$channel" ] || die "gateway-api $GATEWAY_API_VERSION not in the module cache ($dir)"
   local f base name code
-  for f in "$dir"/config/crd/experimental/gateway.networking.k8s.io_*.yaml; do
+  for f in "$dir"/config/crd/"$channel"/gateway.networking.k8s.io_*.yaml; do
     base=$(basename "$f" .yaml)
     case "$base" in *_vap_*) continue ;; esac
     name="${base#*_}.${base%%_*}" # gateway.networking.k8s.io_gateways -> gateways.gateway.networking.k8s.io
     code=$(grep -v '^---$' "$f" | curl_api "$1" "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/$name?fieldManager=gwtls-e2e&force=true" \
-      -X PATCH -H 'Content-Type: application/apply-patch+yaml' --data-binary @- -o "$state/crd.out" -w '%{http_code}')
-    [ "$code" = 200 ] || [ "$code" = 201 ] || { cat "$state/crd.out" >&2; die "applying CRD $name: HTTP $code"; }
+      -X PATCH -H 'Content-Type: application/apply-patch+yaml' --data-binary @- -o "$state/$1.crd.out" -w '%{http_code}')
+    [ "$code" = 200 ] || [ "$code" = 201 ] || { cat "$state/$1.crd.out" >&2; die "applying CRD $name to $1: HTTP $code"; }
   done
-  # Wait until discovery serves every kind in every version the tests use.
+  # Wait until discovery serves every kind in every version the tests use (the
+  # standard channel serves TLSRoute in v1 only).
+  local tlsroutes=/apis/gateway.networking.k8s.io/v1alpha2
+  [ "$channel" = standard ] && tlsroutes=/apis/gateway.networking.k8s.io/v1
   for _ in $(seq 120); do
     if curl_api "$1" /apis/gateway.networking.k8s.io/v1 2>/dev/null | grep -q '"listenersets"' &&
       curl_api "$1" /apis/gateway.networking.k8s.io/v1 2>/dev/null | grep -q '"backendtlspolicies"' &&
-      curl_api "$1" /apis/gateway.networking.k8s.io/v1alpha2 2>/dev/null | grep -q '"tlsroutes"' &&
+      curl_api "$1" "$tlsroutes" 2>/dev/null | grep -q '"tlsroutes"' &&
       curl_api "$1" /apis/gateway.networking.k8s.io/v1beta1 2>/dev/null | grep -q '"referencegrants"'; then
-      log "Gateway API $GATEWAY_API_VERSION CRDs established"
+      log "Gateway API $GATEWAY_API_VERSION $channel CRDs established on $1"
       return
     fi
     sleep 0.5
   done
-  die "Gateway API CRDs not served after 60s"
+  die "Gateway API $channel CRDs not served by $1 after 60s"
 }
 
 start() {
@@ -207,20 +213,27 @@ start() {
   curl -sf "http://127.0.0.1:$etcd_port/health" >/dev/null || { tail -20 "$state/etcd.log" >&2; die "etcd not healthy"; }
 
   # "apiserver" gets the Gateway API CRDs; "nocrd" shares etcd under another prefix
-  # and never gets them (the tests' cluster without the Gateway API).
+  # and never gets them (the tests' cluster without the Gateway API); "standard"
+  # gets the standard channel's CRDs, under a third prefix (the admission test
+  # compares the offline verdicts of both channels with an API server's).
   apiserver apiserver "$(free_port)" /registry
   apiserver nocrd "$(free_port)" /registry-nocrd
+  apiserver standard "$(free_port)" /registry-standard
   wait_ready apiserver
   wait_ready nocrd
+  wait_ready standard
   crds apiserver
+  crds standard standard
   kubeconfig "$state/admin.kubeconfig" "$(cat "$state/apiserver.port")" admin
   kubeconfig "$state/restricted.kubeconfig" "$(cat "$state/apiserver.port")" restricted
   kubeconfig "$state/nocrd.kubeconfig" "$(cat "$state/nocrd.port")" admin
+  kubeconfig "$state/standard.kubeconfig" "$(cat "$state/standard.port")" admin
   log "ready in $((SECONDS - t0))s"
   echo "GWTLS_CLUSTER_STATE=$state"
   echo "admin:      $state/admin.kubeconfig"
   echo "restricted: $state/restricted.kubeconfig"
   echo "nocrd:      $state/nocrd.kubeconfig"
+  echo "standard:   $state/standard.kubeconfig"
 }
 
 stop_pid() { # FILE
@@ -243,6 +256,7 @@ stop() {
   # The apiservers before etcd, so they do not spin on a vanished backend.
   stop_pid "$state/apiserver.pid"
   stop_pid "$state/nocrd.pid"
+  stop_pid "$state/standard.pid"
   stop_pid "$state/etcd.pid"
   if [ -f "$state/etcd.data" ]; then
     case "$(cat "$state/etcd.data")" in /dev/shm/gwtls-etcd.*) rm -rf "$(cat "$state/etcd.data")" ;; esac
