@@ -364,3 +364,25 @@ func compact(t *testing.T, s string) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// The API server reports the CEL errors of sibling fields in Go's map order; the
+// Admitter reports them in one of those orders, the same every time.
+func TestAdmitErrorOrderIsStable(t *testing.T) {
+	a := builtin(t, admit.Experimental)
+	route := httpRoute(`{"parentRefs":[{"name":"gw"},{"name":"gw","sectionName":"a"}],
+	  "rules":[{"name":"r","backendRefs":[{"name":"web"}]},{"name":"r","backendRefs":[{"name":"web"}]}]}`)
+	first := a.Admit(v1, "HTTPRoute", []byte(route))
+	want := []string{"spec.parentRefs", "spec.rules", "spec.rules[0].backendRefs[0]", "spec.rules[1].backendRefs[0]"}
+	var got []string
+	for _, e := range first.Errors {
+		got = append(got, e.Field)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("fields %q, want %q", got, want)
+	}
+	for range 50 {
+		if v := a.Admit(v1, "HTTPRoute", []byte(route)); !reflect.DeepEqual(v, first) {
+			t.Fatalf("verdicts differ between runs:\n%+v\n%+v", v, first)
+		}
+	}
+}

@@ -3,6 +3,9 @@ package admit
 import (
 	"context"
 	"fmt"
+	"sort"
+	"strconv"
+	"strings"
 
 	apiextensionshelpers "k8s.io/apiextensions-apiserver/pkg/apihelpers"
 	apiextensionsinternal "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
@@ -232,13 +235,45 @@ func (v *servedVersion) validate(u *unstructured.Unstructured) (name string, err
 			errs = append(errs, blocking)
 		} else {
 			celErrs, _ := v.cel.Validate(context.Background(), nil, v.structural, obj.Object, nil, celconfig.RuntimeCELCostBudget)
-			errs = append(errs, celErrs...)
+			errs = append(errs, inFieldOrder(celErrs)...)
 		}
 	}
 	if len(errs) > 0 {
 		return name, errs
 	}
 	return name, metavalidation.ValidateObjectMetaAccessor(obj, v.namespaced, pathSegmentName, field.NewPath("metadata"))
+}
+
+// inFieldOrder orders CEL errors depth first, fields by name and list items by
+// index. The CEL validator walks an object's fields in Go's map order, so the
+// API server reports the errors of sibling fields in any order; this is one of
+// the orders it can report, and always the same one.
+func inFieldOrder(errs field.ErrorList) field.ErrorList {
+	sort.SliceStable(errs, func(i, j int) bool { return fieldBefore(errs[i].Field, errs[j].Field) })
+	return errs
+}
+
+// fieldBefore reports whether field path a comes before b depth first: a parent
+// before its children, names in byte order, indexes in numeric order.
+func fieldBefore(a, b string) bool {
+	as, bs := pathSegments(a), pathSegments(b)
+	for i := 0; i < len(as) && i < len(bs); i++ {
+		if as[i] == bs[i] {
+			continue
+		}
+		an, aErr := strconv.Atoi(as[i])
+		bn, bErr := strconv.Atoi(bs[i])
+		if aErr == nil && bErr == nil {
+			return an < bn
+		}
+		return as[i] < bs[i]
+	}
+	return len(as) < len(bs)
+}
+
+// pathSegments splits spec.rules[2].name into spec, rules, 2, name.
+func pathSegments(p string) []string {
+	return strings.FieldsFunc(p, func(r rune) bool { return r == '.' || r == '[' || r == ']' })
 }
 
 // prepareForCreate does to obj what the create handler and the generic store do

@@ -86,6 +86,8 @@ var admissionEdgeCases = []struct{ name, apiVersion, kind, json string }{
 		`{"apiVersion":"gateway.networking.k8s.io/v1","kind":"HTTPRoute","metadata":{"name":"edge-status2","namespace":"default"},"spec":{},"status":{"parents":[{"controllerName":"x","parentRef":{"name":"gw"}}]}}`},
 	{"a wrong type", "gateway.networking.k8s.io/v1", "Gateway",
 		`{"apiVersion":"gateway.networking.k8s.io/v1","kind":"Gateway","metadata":{"name":"edge-type","namespace":"default"},"spec":{"gatewayClassName":"x","listeners":[{"name":"http","port":"80","protocol":"HTTP"}]}}`},
+	{"CEL errors in sibling fields (the API server orders them at random)", "gateway.networking.k8s.io/v1", "HTTPRoute",
+		`{"apiVersion":"gateway.networking.k8s.io/v1","kind":"HTTPRoute","metadata":{"name":"edge-siblings","namespace":"default"},"spec":{"parentRefs":[{"name":"gw"},{"name":"gw","sectionName":"a"}],"rules":[{"name":"r","backendRefs":[{"name":"web"}]},{"name":"r","backendRefs":[{"name":"web"}]}]}}`},
 	{"two listeners named http", "gateway.networking.k8s.io/v1", "Gateway",
 		`{"apiVersion":"gateway.networking.k8s.io/v1","kind":"Gateway","metadata":{"name":"edge-dup-listener","namespace":"default"},"spec":{"gatewayClassName":"x","listeners":[{"name":"http","port":80,"protocol":"HTTP"},{"name":"http","port":8080,"protocol":"HTTP"}]}}`},
 	{"an HTTPS listener without tls", "gateway.networking.k8s.io/v1", "Gateway",
@@ -242,11 +244,16 @@ func compareVerdicts(a *admit.Admitter, o admissionObject, offline admit.Verdict
 		return strings.Join(diffs, "\n")
 	}
 	if !server.admitted {
-		if offline.Reason != server.reason {
-			diffs = append(diffs, fmt.Sprintf("  reason:\n    offline %s\n    server  %s", offline.Reason, server.reason))
-		}
-		if server.invalid && !reflect.DeepEqual(offline.Errors, server.errors) {
+		// The API server reports the CEL errors of sibling fields in Go's map
+		// order, the Admitter in one of those orders: the same errors, and the
+		// same message once they are in the same order.
+		sameOrder := reflect.DeepEqual(offline.Errors, server.errors)
+		if server.invalid && !sameOrder && !reflect.DeepEqual(sortedErrors(offline.Errors), sortedErrors(server.errors)) {
 			diffs = append(diffs, fmt.Sprintf("  field errors:\n    offline %q\n    server  %q", offline.Errors, server.errors))
+		}
+		if (sameOrder || !server.invalid) && offline.Reason != server.reason ||
+			!sameOrder && server.invalid && len(offline.Reason) != len(server.reason) {
+			diffs = append(diffs, fmt.Sprintf("  reason:\n    offline %s\n    server  %s", offline.Reason, server.reason))
 		}
 		return strings.Join(diffs, "\n")
 	}
@@ -266,6 +273,12 @@ func compareVerdicts(a *admit.Admitter, o admissionObject, offline admit.Verdict
 		diffs = append(diffs, fmt.Sprintf("  defaulted object:\n    offline %s\n    server  %s", g, w))
 	}
 	return strings.Join(diffs, "\n")
+}
+
+func sortedErrors(errs []admit.FieldError) []admit.FieldError {
+	out := append([]admit.FieldError(nil), errs...)
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	return out
 }
 
 func normalizeJSON(v map[string]any) map[string]any {
