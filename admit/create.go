@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	apiextensionshelpers "k8s.io/apiextensions-apiserver/pkg/apihelpers"
 	apiextensionsinternal "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
@@ -43,7 +44,12 @@ type servedVersion struct {
 
 	structural *schema.Structural
 	openAPI    apiservervalidation.SchemaValidator
-	cel        *cel.Validator // nil when the schema has no x-kubernetes-validations
+	// hasRules: the schema has x-kubernetes-validations. prover shows most
+	// objects keep them; cel, the API server's validator, built on first need,
+	// decides the rest.
+	hasRules bool
+	prover   *celProver
+	cel      func() *cel.Validator
 }
 
 // compileVersion builds the servedVersion of version of crd the way the API
@@ -78,7 +84,7 @@ func compileVersion(crd *apiextensionsv1.CustomResourceDefinition, version strin
 	if err != nil {
 		return nil, err
 	}
-	return &servedVersion{
+	v := &servedVersion{
 		gvk:                   k8sschema.GroupVersionKind{Group: crd.Spec.Group, Version: version, Kind: crd.Spec.Names.Kind},
 		namespaced:            crd.Spec.Scope == apiextensionsv1.NamespaceScoped,
 		hasStatus:             sub != nil && sub.Status != nil,
@@ -86,8 +92,34 @@ func compileVersion(crd *apiextensionsv1.CustomResourceDefinition, version strin
 		structural:            s,
 		openAPI:               openAPI,
 		// The API server compiles with the same per-call limit (customresource.NewStrategy).
-		cel: cel.NewValidator(s, true, celconfig.PerCallLimit),
-	}, nil
+		cel: sync.OnceValue(func() *cel.Validator { return cel.NewValidator(s, true, celconfig.PerCallLimit) }),
+	}
+	if hasXValidations(s) {
+		v.hasRules = true
+		v.prover = newCELProver(s)
+	}
+	return v, nil
+}
+
+// hasXValidations reports whether s or a schema under it has CEL rules: whether
+// cel.NewValidator makes a validator (its own hasXValidations).
+func hasXValidations(s *schema.Structural) bool {
+	if s == nil {
+		return false
+	}
+	if len(s.XValidations) > 0 {
+		return true
+	}
+	for name := range s.Properties {
+		p := s.Properties[name]
+		if hasXValidations(&p) {
+			return true
+		}
+	}
+	if s.AdditionalProperties != nil && hasXValidations(s.AdditionalProperties.Structural) {
+		return true
+	}
+	return hasXValidations(s.Items)
 }
 
 // strictJSON is the decoder a kube-apiserver uses for a custom resource sent as
@@ -230,11 +262,11 @@ func (v *servedVersion) validate(u *unstructured.Unstructured) (name string, err
 	errs = append(errs, apiservervalidation.ValidateCustomResource(nil, obj.UnstructuredContent(), v.openAPI)...)
 	errs = append(errs, schemaobjectmeta.Validate(nil, obj.Object, v.structural, false)...)
 	errs = append(errs, listtype.ValidateListSetsAndMaps(nil, v.structural, obj.Object)...)
-	if v.cel != nil {
+	if v.hasRules {
 		if blocking := blockingError(errs); blocking != nil {
 			errs = append(errs, blocking)
-		} else {
-			celErrs, _ := v.cel.Validate(context.Background(), nil, v.structural, obj.Object, nil, celconfig.RuntimeCELCostBudget)
+		} else if v.prover == nil || !v.prover.holds(obj.Object) {
+			celErrs, _ := v.cel().Validate(context.Background(), nil, v.structural, obj.Object, nil, celconfig.RuntimeCELCostBudget)
 			errs = append(errs, inFieldOrder(celErrs)...)
 		}
 	}
