@@ -36,38 +36,62 @@ type Admitter struct {
 	standard *Admitter // see CRDs.standard
 }
 
-// kindCRD is the CRD of one kind with its served versions, each compiled on
-// first use (a manifest rarely uses more than a few of the CRDs' versions).
+// kindCRD is the CRD of one kind. Its served versions are known once the CRD is
+// decoded, and each is compiled on first use (a manifest rarely uses more than a
+// few of the CRDs' versions).
 type kindCRD struct {
-	crd      *apiextensionsv1.CustomResourceDefinition
-	versions map[string]func() (*servedVersion, error)
+	crd      *crd
+	versions func() (map[string]func() (*servedVersion, error), error)
+}
+
+func newKindCRD(c *crd, origin string) *kindCRD {
+	return &kindCRD{crd: c, versions: sync.OnceValues(func() (map[string]func() (*servedVersion, error), error) {
+		def, err := c.def()
+		if err != nil {
+			return nil, err
+		}
+		versions := map[string]func() (*servedVersion, error){}
+		for _, v := range def.Spec.Versions {
+			if !v.Served {
+				continue
+			}
+			versions[v.Name] = sync.OnceValues(func() (*servedVersion, error) {
+				sv, err := compileVersion(def, v.Name)
+				if err != nil {
+					return nil, fmt.Errorf("CRD %s (%s): %w", def.Name, origin, err)
+				}
+				return sv, nil
+			})
+		}
+		return versions, nil
+	})}
+}
+
+// version returns the compiler of a served version, nil when not served.
+func (k *kindCRD) version(v string) (func() (*servedVersion, error), error) {
+	if k == nil {
+		return nil, nil
+	}
+	versions, err := k.versions()
+	if err != nil {
+		return nil, err
+	}
+	return versions[v], nil
 }
 
 // New returns an Admitter for crds.
 func New(crds CRDs) (*Admitter, error) {
 	a := &Admitter{crds: crds, kinds: map[k8sschema.GroupKind]*kindCRD{}, groups: map[string]bool{}}
-	for _, crd := range crds.defs {
-		gk := k8sschema.GroupKind{Group: crd.Spec.Group, Kind: crd.Spec.Names.Kind}
+	for _, c := range crds.crds {
+		h := c.header
+		gk := k8sschema.GroupKind{Group: h.Spec.Group, Kind: h.Spec.Names.Kind}
 		if gk.Kind == "" || gk.Group == "" {
-			return nil, fmt.Errorf("CRD %q (%s) has no group or kind", crd.Name, crds.Origin)
+			return nil, fmt.Errorf("CRD %q (%s) has no group or kind", h.Metadata.Name, crds.Origin)
 		}
 		if prev, dup := a.kinds[gk]; dup {
-			return nil, fmt.Errorf("CRDs %q and %q (%s) both define %s: keep one", prev.crd.Name, crd.Name, crds.Origin, gk)
+			return nil, fmt.Errorf("CRDs %q and %q (%s) both define %s: keep one", prev.crd.header.Metadata.Name, h.Metadata.Name, crds.Origin, gk)
 		}
-		k := &kindCRD{crd: crd, versions: map[string]func() (*servedVersion, error){}}
-		for _, v := range crd.Spec.Versions {
-			if !v.Served {
-				continue
-			}
-			k.versions[v.Name] = sync.OnceValues(func() (*servedVersion, error) {
-				sv, err := compileVersion(crd, v.Name)
-				if err != nil {
-					return nil, fmt.Errorf("CRD %s (%s): %w", crd.Name, crds.Origin, err)
-				}
-				return sv, nil
-			})
-		}
-		a.kinds[gk] = k
+		a.kinds[gk] = newKindCRD(c, crds.Origin)
 		a.groups[gk.Group] = true
 	}
 	if crds.standard != nil {
@@ -99,10 +123,11 @@ func (a *Admitter) Resource(apiVersion, kind string) (resource string, namespace
 		return "", false, false
 	}
 	k := a.kinds[gv.WithKind(kind).GroupKind()]
-	if k == nil || k.versions[gv.Version] == nil {
+	if compile, err := k.version(gv.Version); err != nil || compile == nil {
 		return "", false, false
 	}
-	return k.crd.Spec.Names.Plural, k.crd.Spec.Scope == apiextensionsv1.NamespaceScoped, true
+	h := k.crd.header.Spec
+	return h.Names.Plural, h.Scope == apiextensionsv1.NamespaceScoped, true
 }
 
 // Verdict is what the API server answers to a create of one object.
@@ -204,10 +229,10 @@ func (a *Admitter) admit(apiVersion, kind string, raw []byte) (v Verdict) {
 		return refused(fmt.Sprintf("apiVersion %q: %v", apiVersion, err))
 	}
 	gvk := gv.WithKind(kind)
-	k := a.kinds[gvk.GroupKind()]
-	var compiled func() (*servedVersion, error)
-	if k != nil {
-		compiled = k.versions[gv.Version]
+	compiled, err := a.kinds[gvk.GroupKind()].version(gv.Version)
+	if err != nil {
+		// The API server would not serve the kind at all.
+		return refused(err.Error())
 	}
 	if compiled == nil {
 		// kubectl finds no resource to send it to.

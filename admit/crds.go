@@ -13,9 +13,11 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"sigs.k8s.io/yaml"
 )
 
 // Release is the Gateway API release whose CRDs are built in: the version of
@@ -43,10 +45,62 @@ type CRDs struct {
 	// Origin says where the CRDs came from, for the output header: "built in",
 	// "from DIR", or "from the cluster".
 	Origin string
-	defs   []*apiextensionsv1.CustomResourceDefinition
+	crds   []*crd
 	// standard is, for the built-in experimental channel, the built-in standard
 	// channel: an object only the experimental channel admits gets a warning.
 	standard *CRDs
+}
+
+// crd is one CustomResourceDefinition: its header, and the whole definition.
+// A built-in CRD is decoded on first use: the files are 2.5 MB of YAML, and a
+// manifest uses few kinds.
+type crd struct {
+	header crdHeader
+	def    func() (*apiextensionsv1.CustomResourceDefinition, error)
+}
+
+// crdHeader is what an Admitter needs of a CRD before it validates an object.
+type crdHeader struct {
+	Metadata struct {
+		Name        string            `json:"name"`
+		Annotations map[string]string `json:"annotations"`
+	} `json:"metadata"`
+	Spec struct {
+		Group string                                        `json:"group"`
+		Names apiextensionsv1.CustomResourceDefinitionNames `json:"names"`
+		Scope apiextensionsv1.ResourceScope                 `json:"scope"`
+	} `json:"spec"`
+}
+
+func eager(def *apiextensionsv1.CustomResourceDefinition) *crd {
+	c := &crd{def: func() (*apiextensionsv1.CustomResourceDefinition, error) { return def, nil }}
+	c.header.Metadata.Name, c.header.Metadata.Annotations = def.Name, def.Annotations
+	c.header.Spec.Group, c.header.Spec.Names, c.header.Spec.Scope = def.Spec.Group, def.Spec.Names, def.Spec.Scope
+	return c
+}
+
+// lazy reads a built-in CRD file's header, which controller-gen writes before
+// the versions (the bulk of the file), and decodes the whole file on first use.
+func lazy(name string, data []byte) (*crd, error) {
+	head, _, ok := bytes.Cut(data, []byte("\n  versions:\n"))
+	if !ok {
+		return nil, fmt.Errorf("built-in CRD %s: no versions", name)
+	}
+	c := &crd{}
+	if err := yaml.Unmarshal(head, &c.header); err != nil {
+		return nil, fmt.Errorf("built-in CRD %s: %w", name, err)
+	}
+	c.def = sync.OnceValues(func() (*apiextensionsv1.CustomResourceDefinition, error) {
+		defs, err := parseCRDs(data)
+		if err != nil {
+			return nil, fmt.Errorf("built-in CRD %s: %w", name, err)
+		}
+		if len(defs) != 1 {
+			return nil, fmt.Errorf("built-in CRD %s: %d definitions, want 1", name, len(defs))
+		}
+		return defs[0], nil
+	})
+	return c, nil
 }
 
 // Builtin returns the CRDs of the given channel of Release. The experimental
@@ -64,11 +118,11 @@ func Builtin(ch Channel) (CRDs, error) {
 		if err != nil {
 			return CRDs{}, fmt.Errorf("built-in CRDs: %w", err)
 		}
-		defs, err := parseCRDs(data)
+		c, err := lazy(e.Name(), data)
 		if err != nil {
-			return CRDs{}, fmt.Errorf("built-in CRD %s: %w", e.Name(), err)
+			return CRDs{}, err
 		}
-		crds.defs = append(crds.defs, defs...)
+		crds.crds = append(crds.crds, c)
 	}
 	if ch == Experimental {
 		std, err := Builtin(Standard)
@@ -111,9 +165,11 @@ func FromDir(dir string) (CRDs, error) {
 		if err != nil {
 			return CRDs{}, fmt.Errorf("reading CRDs from %s: %w", f, err)
 		}
-		crds.defs = append(crds.defs, defs...)
+		for _, def := range defs {
+			crds.crds = append(crds.crds, eager(def))
+		}
 	}
-	if len(crds.defs) == 0 {
+	if len(crds.crds) == 0 {
 		return CRDs{}, fmt.Errorf("no CustomResourceDefinition in %s: give the directory of a Gateway API release's CRDs (config/crd/standard or config/crd/experimental)", dir)
 	}
 	return crds, nil
@@ -124,7 +180,7 @@ func FromDir(dir string) (CRDs, error) {
 func FromObjects(origin string, defs []apiextensionsv1.CustomResourceDefinition) CRDs {
 	crds := CRDs{Origin: origin}
 	for i := range defs {
-		crds.defs = append(crds.defs, defs[i].DeepCopy())
+		crds.crds = append(crds.crds, eager(defs[i].DeepCopy()))
 	}
 	return crds
 }
@@ -164,9 +220,9 @@ func parseCRDs(data []byte) ([]*apiextensionsv1.CustomResourceDefinition, error)
 func (c CRDs) String() string {
 	seen := map[string]bool{}
 	var bundles []string
-	for _, crd := range c.defs {
-		v := crd.Annotations[bundleVersionAnnotation]
-		ch := crd.Annotations[channelAnnotation]
+	for _, crd := range c.crds {
+		v := crd.header.Metadata.Annotations[bundleVersionAnnotation]
+		ch := crd.header.Metadata.Annotations[channelAnnotation]
 		if v == "" || ch == "" {
 			continue
 		}
@@ -190,4 +246,14 @@ const (
 )
 
 // Definitions returns the CustomResourceDefinitions, to be read, not changed.
-func (c CRDs) Definitions() []*apiextensionsv1.CustomResourceDefinition { return c.defs }
+func (c CRDs) Definitions() ([]*apiextensionsv1.CustomResourceDefinition, error) {
+	out := make([]*apiextensionsv1.CustomResourceDefinition, len(c.crds))
+	for i, crd := range c.crds {
+		def, err := crd.def()
+		if err != nil {
+			return nil, err
+		}
+		out[i] = def
+	}
+	return out, nil
+}

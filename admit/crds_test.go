@@ -151,3 +151,36 @@ func TestNewRefusesTwoCRDsForOneKind(t *testing.T) {
 		t.Errorf("New: %v", err)
 	}
 }
+
+// A built-in CRD's header is read before its versions are decoded: kind,
+// resource, scope and release must be the full definition's.
+func TestBuiltinHeadersAreTheDefinitions(t *testing.T) {
+	for _, ch := range []admit.Channel{admit.Standard, admit.Experimental} {
+		crds, err := admit.Builtin(ch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := admit.New(crds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defs, err := crds.Definitions()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, def := range defs {
+			if def.Annotations["gateway.networking.k8s.io/channel"] != string(ch) {
+				t.Errorf("%s: channel annotation %q", def.Name, def.Annotations["gateway.networking.k8s.io/channel"])
+			}
+			for _, v := range def.Spec.Versions {
+				apiVersion := def.Spec.Group + "/" + v.Name
+				resource, namespaced, ok := a.Resource(apiVersion, def.Spec.Names.Kind)
+				want := v.Served
+				if ok != want || ok && (resource != def.Spec.Names.Plural || namespaced != (def.Spec.Scope == "Namespaced")) {
+					t.Errorf("%s %s: Resource = %q, %v, %v; the definition says %q, %s, served %v",
+						apiVersion, def.Spec.Names.Kind, resource, namespaced, ok, def.Spec.Names.Plural, def.Spec.Scope, v.Served)
+				}
+			}
+		}
+	}
+}

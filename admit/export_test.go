@@ -16,11 +16,11 @@ func ProverAndValidator(a *Admitter, apiVersion, kind string, raw []byte) (prove
 	if err != nil {
 		return false, false, false
 	}
-	k := a.kinds[gv.WithKind(kind).GroupKind()]
-	if k == nil || k.versions[gv.Version] == nil {
+	compile, err := a.kinds[gv.WithKind(kind).GroupKind()].version(gv.Version)
+	if err != nil || compile == nil {
 		return false, false, false
 	}
-	v, err := k.versions[gv.Version]()
+	v, err := compile()
 	if err != nil || !v.hasRules {
 		return false, false, false
 	}

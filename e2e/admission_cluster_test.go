@@ -29,6 +29,7 @@ import (
 	"sync"
 	"testing"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
@@ -126,7 +127,7 @@ func TestClusterAdmission(t *testing.T) {
 	manifests := len(corpus)
 	reachable := map[admit.Channel]int{}
 	for _, c := range channels {
-		for i, r := range celrules.Rules(crds[c.ch].Definitions()) {
+		for i, r := range celrules.Rules(definitions(t, crds[c.ch])) {
 			if !loadedKinds[r.Kind] || r.Unreachable() != "" {
 				continue
 			}
@@ -203,7 +204,7 @@ func TestClusterAdmission(t *testing.T) {
 			}
 		}
 		covered, shadowed := 0, 0
-		for _, r := range celrules.Rules(crds[c.ch].Definitions()) {
+		for _, r := range celrules.Rules(definitions(t, crds[c.ch])) {
 			if !loadedKinds[r.Kind] || r.Unreachable() != "" {
 				continue
 			}
@@ -544,4 +545,14 @@ func (s *admissionServer) answer(o admissionObject) (serverAnswer, error) {
 		return serverAnswer{reason: st.Message}, nil
 	}
 	return serverAnswer{}, fmt.Errorf("HTTP %d %s: %s", resp.StatusCode, st.Reason, st.Message)
+}
+
+// definitions returns the CRDs' definitions, decoded.
+func definitions(t testing.TB, crds admit.CRDs) []*apiextensionsv1.CustomResourceDefinition {
+	t.Helper()
+	defs, err := crds.Definitions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return defs
 }

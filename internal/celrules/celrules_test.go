@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+
 	"github.com/kubectl-gwtls/kubectl-gwtls/admit"
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/celrules"
 )
@@ -29,7 +31,7 @@ func TestEveryRuleHasACase(t *testing.T) {
 				t.Fatal(err)
 			}
 			var total, covered, unreachable, shadowed int
-			for _, r := range celrules.Rules(crds.Definitions()) {
+			for _, r := range celrules.Rules(definitions(t, crds)) {
 				if !LoadedKinds[r.Kind] {
 					continue
 				}
@@ -87,4 +89,14 @@ func breaks(errs []admit.FieldError, r celrules.Rule) bool {
 		}
 	}
 	return false
+}
+
+// definitions returns the CRDs' definitions, decoded.
+func definitions(t testing.TB, crds admit.CRDs) []*apiextensionsv1.CustomResourceDefinition {
+	t.Helper()
+	defs, err := crds.Definitions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return defs
 }
