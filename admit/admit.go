@@ -156,10 +156,11 @@ type Verdict struct {
 type Refusal struct {
 	// Reason is the API server's message, as kubectl prints it after "Error from
 	// server (Invalid)": `HTTPRoute.gateway.networking.k8s.io "web" is invalid:
-	// spec.rules[0].backendRefs[0]: Invalid value: "object": Must have port for
-	// Service reference`.
+	// spec.rules[0].backendRefs[0]: Invalid value: Must have port for Service
+	// reference`.
 	Reason string
-	// Errors are the fields the API server names, in its order.
+	// Errors are the fields the API server names, in its order (CEL errors of
+	// sibling fields in one of the orders it may use: see inFieldOrder).
 	Errors []FieldError
 }
 
