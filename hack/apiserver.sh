@@ -159,7 +159,7 @@ crds() { # NAME [CHANNEL]
     sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
   [ -d "$dir/config/crd/$channel" ] || die "gateway-api $GATEWAY_API_VERSION not in the module cache ($dir)"
   local f base name code
-  for f in "$dir"/config/crd/"$channel"/gateway.networking.k8s.io_*.yaml; do
+  for f in "$dir"/config/crd/"$channel"/gateway.networking*.yaml; do # the x-k8s.io kinds (XMesh...) too
     base=$(basename "$f" .yaml)
     case "$base" in *_vap_*) continue ;; esac
     name="${base#*_}.${base%%_*}" # gateway.networking.k8s.io_gateways -> gateways.gateway.networking.k8s.io
