@@ -37,10 +37,6 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// MaxDocumentBytes bounds one YAML document; larger ones are refused rather than
-// decoded, so a runaway file cannot exhaust memory.
-const MaxDocumentBytes = 16 << 20
-
 const gatewayGroup = gwv1.GroupName
 
 // decoded is the result of decoding one document: objects (several for a List) or an

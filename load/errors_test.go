@@ -220,7 +220,7 @@ func TestOversizedDocument(t *testing.T) {
 	if le.Source != (model.Source{File: p, Line: 6}) {
 		t.Errorf("Source = %v, want %s:6", le.Source, p)
 	}
-	for _, w := range []string{"bytes", strconv.Itoa(MaxDocumentBytes), "split"} {
+	for _, w := range []string{"16 MiB", "split"} {
 		if !strings.Contains(le.Error(), w) {
 			t.Errorf("message %q does not contain %q", le.Error(), w)
 		}

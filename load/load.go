@@ -4,14 +4,8 @@ package load
 
 import (
 	"errors"
-	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"runtime"
-	"sort"
-	"strings"
 	"sync"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
@@ -28,6 +22,9 @@ type FileOptions struct {
 	// DefaultNamespace is given to namespaced objects that name none.
 	DefaultNamespace string
 	Stdin            io.Reader
+	// MaxInputBytes bounds the bytes read from every file, standard input and
+	// the kustomize build together; 0 means DefaultMaxInputBytes.
+	MaxInputBytes int64
 }
 
 // input is one stream of YAML and the name it is reported under.
@@ -46,87 +43,27 @@ func Files(opts FileOptions) (*model.Model, error) {
 	if opts.DefaultNamespace == "" {
 		opts.DefaultNamespace = "default"
 	}
-	var inputs []input
-	for _, name := range opts.Filenames {
-		in, err := readPath(name, opts.Recursive, opts.Stdin)
+	files, err := listFiles(opts.Filenames, opts.Recursive)
+	if err != nil {
+		return nil, err
+	}
+	budget := newInputBudget(opts.MaxInputBytes)
+	inputs := make([]input, 0, len(files)+1)
+	for _, name := range files {
+		in, err := readFile(name, opts.Stdin, budget)
 		if err != nil {
 			return nil, err
 		}
-		inputs = append(inputs, in...)
+		inputs = append(inputs, in)
 	}
 	if opts.Kustomize != "" {
-		in, err := kustomize(opts.Kustomize)
+		in, err := kustomize(opts.Kustomize, budget)
 		if err != nil {
 			return nil, err
 		}
 		inputs = append(inputs, in)
 	}
 	return decodeInputs(inputs, opts.DefaultNamespace)
-}
-
-func readPath(name string, recursive bool, stdin io.Reader) ([]input, error) {
-	if name == "-" {
-		if stdin == nil {
-			return nil, errors.New("-f - given but there is no standard input")
-		}
-		data, err := io.ReadAll(stdin)
-		if err != nil {
-			return nil, fmt.Errorf("reading standard input: %w", err)
-		}
-		return []input{{"<stdin>", data}}, nil
-	}
-	if strings.HasPrefix(name, "http://") || strings.HasPrefix(name, "https://") {
-		return nil, fmt.Errorf("%s: URLs are not read; download the file and pass its path", name)
-	}
-	st, err := os.Stat(name)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, pathError(err))
-	}
-	if !st.IsDir() {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, pathError(err))
-		}
-		return []input{{name, data}}, nil
-	}
-	var files []string
-	err = filepath.WalkDir(name, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if p != name && !recursive {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		switch strings.ToLower(filepath.Ext(p)) {
-		case ".yaml", ".yml", ".json":
-			files = append(files, p)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, pathError(err))
-	}
-	sort.Strings(files)
-	inputs := make([]input, 0, len(files))
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f, pathError(err))
-		}
-		inputs = append(inputs, input{f, data})
-	}
-	return inputs, nil
-}
-
-func pathError(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // decodeInputs decodes named YAML streams into one model. Documents are decoded on every

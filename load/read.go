@@ -1,0 +1,180 @@
+package load
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"sync/atomic"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/model"
+)
+
+// DefaultMaxInputBytes bounds the bytes one run reads, from files and standard
+// input together or from a cluster's list responses, unless the caller sets
+// another limit (--max-input-bytes). 1 GiB is about eight times the largest
+// benchmark configuration (300,000 routes, about 120 MB of YAML) and well under
+// what a CI runner has: an input past it is a mistake (a log, a device, an
+// endless pipe) far more often than a configuration.
+const DefaultMaxInputBytes = 1 << 30
+
+// MaxDocumentBytes bounds one YAML document: an object the API server stores is
+// at most 1.5 MiB (etcd's request limit), and a List of them written out by
+// kubectl get -o yaml rarely comes near this.
+const MaxDocumentBytes = 16 << 20
+
+// inputBudget counts the bytes a run reads against its limit. A cluster's kinds
+// are listed concurrently, so the count is atomic.
+type inputBudget struct {
+	limit int64
+	used  atomic.Int64
+}
+
+func newInputBudget(limit int64) *inputBudget {
+	if limit <= 0 {
+		limit = DefaultMaxInputBytes
+	}
+	return &inputBudget{limit: limit}
+}
+
+// ErrInputTooLarge is the cause of every error that refuses input past a limit.
+var ErrInputTooLarge = errors.New("input too large")
+
+// take counts n more bytes read from what (a file name, "<stdin>", a list
+// request); it fails once the run has read more than its limit.
+func (b *inputBudget) take(what string, n int) error {
+	if b.used.Add(int64(n)) <= b.limit {
+		return nil
+	}
+	return b.exceeded(what)
+}
+
+// left is what may still be read.
+func (b *inputBudget) left() int64 { return max(0, b.limit-b.used.Load()) }
+
+func (b *inputBudget) exceeded(what string) error {
+	return fmt.Errorf("%s: %w: the input is larger than %s (--max-input-bytes), the most one run reads: raise --max-input-bytes if it is meant to be this large",
+		what, ErrInputTooLarge, sizeText(b.limit))
+}
+
+// readFile reads a file given to -f, or standard input when name is "-".
+func readFile(name string, stdin io.Reader, budget *inputBudget) (input, error) {
+	if name == stdinName {
+		if stdin == nil {
+			return input{}, errors.New("-f - given but there is no standard input")
+		}
+		data, err := readInput("<stdin>", stdin, 0, budget)
+		if err != nil {
+			return input{}, err
+		}
+		return input{"<stdin>", data}, nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return input{}, fmt.Errorf("%s: %w", name, pathError(err))
+	}
+	defer f.Close()
+	var size int64
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		size = st.Size()
+		if size > budget.left() {
+			return input{}, budget.exceeded(name)
+		}
+	}
+	data, err := readInput(name, f, size, budget)
+	if err != nil {
+		return input{}, err
+	}
+	return input{name, data}, nil
+}
+
+// readChunk is how much is read at once from a stream of unknown size.
+const readChunk = 64 << 10
+
+// readInput reads r to its end. It stops as soon as the run's budget is spent
+// or one document (the text between "---" lines) grows past
+// MaxDocumentBytes, so that an endless stream (yes | ..., /dev/zero) is refused
+// after a bounded read instead of after memory runs out. size is r's size when
+// known (a regular file), else 0.
+func readInput(name string, r io.Reader, size int64, budget *inputBudget) ([]byte, error) {
+	buf := make([]byte, 0, max(size+1, readChunk))
+	var doc documentBounds
+	for {
+		if len(buf) == cap(buf) {
+			// Doubling keeps what growing allocates under twice the input.
+			buf = append(make([]byte, 0, 2*cap(buf)), buf...)
+		}
+		end := cap(buf)
+		if size == 0 {
+			// A stream is read a chunk at a time, so that it is read no
+			// further than a chunk past a limit.
+			end = min(end, len(buf)+readChunk)
+		}
+		n, err := r.Read(buf[len(buf):end])
+		buf = buf[:len(buf)+n]
+		if n > 0 {
+			if err := budget.take(name, n); err != nil {
+				return nil, err
+			}
+			if doc.advance(buf) > MaxDocumentBytes {
+				return nil, &Error{model.Source{File: name, Line: doc.line}, fmt.Errorf(
+					"%w: a document longer than %s, the most one document may hold: split it into several documents (a List's items can each be one)",
+					ErrInputTooLarge, sizeText(MaxDocumentBytes))}
+			}
+		}
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			if name == "<stdin>" {
+				name = "standard input"
+			}
+			return nil, fmt.Errorf("reading %s: %w", name, err)
+		}
+	}
+}
+
+// documentBounds follows where the current document of a stream being read
+// starts, looking only at lines it has not seen.
+type documentBounds struct {
+	start   int // offset of the current document
+	line    int // its first line
+	scanned int // offset of the first line not yet looked at
+	lines   int // lines before scanned
+}
+
+// advance looks at the complete lines of buf it has not seen and returns the
+// length of the current document so far.
+func (d *documentBounds) advance(buf []byte) int {
+	if d.line == 0 {
+		d.line = 1
+	}
+	for {
+		eol := bytes.IndexByte(buf[d.scanned:], '\n')
+		if eol < 0 {
+			break
+		}
+		l := buf[d.scanned : d.scanned+eol+1]
+		d.scanned += eol + 1
+		d.lines++
+		if isSeparator(l) || isDocumentEnd(l) {
+			d.start, d.line = d.scanned, d.lines+1
+		}
+	}
+	return len(buf) - d.start
+}
+
+// sizeText writes a byte count as a person reads it: 16 MiB, 1 GiB, 1500 bytes.
+func sizeText(n int64) string {
+	for _, u := range []struct {
+		shift uint
+		name  string
+	}{{30, "GiB"}, {20, "MiB"}, {10, "KiB"}} {
+		if n >= 1<<u.shift && n%(1<<u.shift) == 0 {
+			return strconv.FormatInt(n>>u.shift, 10) + " " + u.name
+		}
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
+}
