@@ -10,8 +10,12 @@ import (
 
 // kustomize builds a kustomization folder as `kubectl apply -k` would and returns its
 // output as one stream. Lines then count within the built output, which is reported
-// under the folder's name. Every file the build reads counts against the budget.
+// under the folder's name. Remote bases and files are refused before the build
+// (refuseRemote), and every file the build reads counts against the budget.
 func kustomize(dir string, budget *inputBudget) (input, error) {
+	if err := refuseRemote(dir); err != nil {
+		return input{}, err
+	}
 	k := krusty.MakeKustomizer(krusty.MakeDefaultOptions())
 	resources, err := k.Run(boundedFS{filesys.MakeFsOnDisk(), budget}, dir)
 	if err != nil {
