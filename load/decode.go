@@ -6,13 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
 
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -26,6 +25,9 @@ import (
 type Error struct {
 	Source model.Source
 	Err    error
+	// field is the field of the document the error is about, when known:
+	// decodeDocument turns it into Source.Line.
+	field fieldPath
 }
 
 func (e *Error) Error() string {
@@ -44,57 +46,57 @@ const gatewayGroup = gwv1.GroupName
 type decoded struct {
 	objects []object
 	skipped []string
-	err     error
+	err     *Error
 }
 
-// object is one decoded object and its kind, which files it in the model.
+// object is one decoded object, its kind, which files it in the model, and its
+// identity.
 type object struct {
-	kind *kind
-	obj  any
+	kind            *kind
+	obj             any
+	namespace, name string
+	// item is the object's index among its List document's items, or -1.
+	item int
 }
 
 func (o object) addTo(m *model.Model) { o.kind.add(m, o.obj) }
 
-var yamlLine = regexp.MustCompile(`line (\d+)`)
-
 // decodeDocument turns one YAML (or JSON) document into typed model objects.
-// bodyLine is the file line the document's text starts on; the YAML parser counts
-// lines from there.
+// bodyLine is the file line the document's text starts on; an error about a
+// field or a YAML syntax error is moved to the line it is on.
 func decodeDocument(src model.Source, bodyLine int, body []byte, defaultNamespace string) decoded {
 	if len(body) > MaxDocumentBytes {
-		return decoded{err: &Error{src, fmt.Errorf("document is %d bytes, more than the %d this tool reads; split it", len(body), MaxDocumentBytes)}}
+		return decoded{err: &Error{Source: src, Err: fmt.Errorf("%w: a document of %s, longer than %s, the most one document may hold: split it into several documents (a List's items can each be one)",
+			ErrInputTooLarge, sizeText(int64(len(body))), sizeText(MaxDocumentBytes))}}
 	}
-	// Most documents are in fastyaml's subset; YAMLToJSON converts the others
-	// into the same JSON, and words the errors of malformed ones. js is kept as
+	// Most documents are in fastyaml's subset; YAMLToJSONStrict converts the
+	// others into the same JSON, and refuses duplicate keys. js is kept as
 	// Meta.Raw.
+	var out decoded
 	if js, h, ok := fastyaml.ToJSON(body); ok {
-		var out decoded
 		if h.Known {
 			decodeObject(src, js, header{APIVersion: h.APIVersion, Kind: h.Kind}, defaultNamespace, &out)
 		} else {
 			decodeJSON(src, js, defaultNamespace, &out)
 		}
-		return out
+	} else {
+		js, err := yaml.YAMLToJSONStrict(body)
+		if err != nil {
+			line, msg := yamlProblem(body, bodyLine, err)
+			e := &Error{Source: src, Err: fmt.Errorf("malformed YAML: %s", msg)}
+			if line > 0 {
+				e.Source.Line = line
+			}
+			return decoded{err: e}
+		}
+		decodeJSON(src, js, defaultNamespace, &out)
 	}
-	js, err := yaml.YAMLToJSON(body)
-	if err != nil {
-		return decoded{err: &Error{src, fmt.Errorf("malformed YAML: %s", absoluteLines(err.Error(), bodyLine))}}
+	if out.err != nil && out.err.field != nil {
+		if line, ok := fieldLine(body, out.err.field); ok {
+			out.err.Source.Line = bodyLine + line - 1
+		}
 	}
-	var out decoded
-	decodeJSON(src, js, defaultNamespace, &out)
 	return out
-}
-
-// absoluteLines rewrites "line N" in a YAML parser message, which counts from the
-// document's start, into the file's line numbers.
-func absoluteLines(msg string, docLine int) string {
-	if docLine <= 1 {
-		return msg
-	}
-	return yamlLine.ReplaceAllStringFunc(msg, func(m string) string {
-		n, _ := strconv.Atoi(m[len("line "):])
-		return "line " + strconv.Itoa(n+docLine-1)
-	})
 }
 
 type header struct {
@@ -109,12 +111,13 @@ func decodeJSON(src model.Source, js []byte, defaultNamespace string, out *decod
 		return
 	}
 	if js[0] != '{' {
-		out.err = &Error{src, errors.New("document is not a Kubernetes object (expected a mapping with apiVersion and kind)")}
+		out.err = &Error{Source: src, Err: errors.New("document is not a Kubernetes object (expected a mapping with apiVersion and kind)")}
 		return
 	}
 	var h header
 	if err := json.Unmarshal(js, &h); err != nil {
-		out.err = &Error{src, fmt.Errorf("apiVersion, kind or items: %s", typeErrorText(err))}
+		path, msg := fieldProblem("", js, err)
+		out.err = &Error{Source: src, Err: fmt.Errorf("field %s: %s", path, msg), field: path}
 		return
 	}
 	decodeObject(src, js, h, defaultNamespace, out)
@@ -123,23 +126,30 @@ func decodeJSON(src model.Source, js []byte, defaultNamespace string, out *decod
 // decodeObject decodes one object, or the items of a List, whose header is read.
 func decodeObject(src model.Source, js []byte, h header, defaultNamespace string, out *decoded) {
 	if h.Kind == "" {
-		out.err = &Error{src, errors.New("document has no kind; every object needs apiVersion and kind")}
+		out.err = &Error{Source: src, Err: errors.New("document has no kind; every object needs apiVersion and kind")}
 		return
 	}
 	if h.APIVersion == "" {
-		out.err = &Error{src, fmt.Errorf("%s has no apiVersion", h.Kind)}
+		out.err = &Error{Source: src, Err: fmt.Errorf("%s has no apiVersion", h.Kind)}
 		return
 	}
 	if strings.HasSuffix(h.Kind, "List") && len(h.Items) > 0 && h.Items[0] == '[' {
 		var items []json.RawMessage
 		if err := json.Unmarshal(h.Items, &items); err != nil {
-			out.err = &Error{src, fmt.Errorf("%s items: %s", h.Kind, typeErrorText(err))}
+			path, msg := fieldProblem("", h.Items, err)
+			path = path.under(key("items"))
+			out.err = &Error{Source: src, Err: fmt.Errorf("%s field %s: %s", h.Kind, path, msg), field: path}
 			return
 		}
-		for _, item := range items {
+		for i, item := range items {
+			first := len(out.objects)
 			decodeJSON(src, item, defaultNamespace, out)
 			if out.err != nil {
+				out.err.field = out.err.field.under(key("items"), index(i))
 				return
+			}
+			for j := first; j < len(out.objects); j++ {
+				out.objects[j].item = i
 			}
 		}
 		return
@@ -152,19 +162,19 @@ func decodeObject(src model.Source, js []byte, h header, defaultNamespace string
 	}
 	obj, om, meta, err := k.decode(js)
 	if err != nil {
-		msg := typeErrorText(err)
-		if h.Kind == "Secret" && strings.Contains(msg, "base64") {
-			msg = secretBase64Problem(js)
+		path, msg := fieldProblem(h.Kind, js, err)
+		if path != nil {
+			msg = "field " + path.String() + ": " + msg
 		}
-		out.err = &Error{src, fmt.Errorf("%s %s: %s", h.Kind, objectName(js), msg)}
+		out.err = &Error{Source: src, Err: fmt.Errorf("%s %s: %s", h.Kind, objectName(js), msg), field: path}
 		return
 	}
-	if err := identify(om, h.Kind, k.scope, defaultNamespace); err != nil {
-		out.err = &Error{src, err}
+	if path, err := identify(om, k, defaultNamespace); err != nil {
+		out.err = &Error{Source: src, Err: err, field: path}
 		return
 	}
 	*meta = model.Meta{APIVersion: h.APIVersion, Kind: h.Kind, Source: src, Raw: js}
-	out.objects = append(out.objects, object{k, obj})
+	out.objects = append(out.objects, object{kind: k, obj: obj, namespace: om.GetNamespace(), name: om.GetName(), item: -1})
 }
 
 func splitAPIVersion(av string) (group, version string) {
@@ -195,70 +205,94 @@ func objectName(js []byte) string {
 	}
 }
 
-// typeErrorText turns encoding/json errors into the field path and the types a user
-// can act on.
-func typeErrorText(err error) string {
+// fieldProblem says which field of js an encoding/json error is about, as the
+// user wrote it (spec.parentRefs[0].port), and what is wrong with it in the
+// user's terms. Values are never quoted: they may be Secret data.
+func fieldProblem(kind string, js []byte, err error) (fieldPath, string) {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		field := te.Field
-		if field == "" {
-			field = "(top level)"
+		path := jsonPathAt(js, int(te.Offset)-1)
+		if !path.matchesGoField(te.Field) {
+			path = goFieldPath(te.Field)
 		}
-		return fmt.Sprintf("field %s: got a %s, want %s", field, te.Value, friendlyType(te.Type.String()))
+		if path == nil {
+			path = fieldPath{key("(top level)")}
+		}
+		return path, fmt.Sprintf("got %s, want %s", friendlyValue(te.Value), friendlyType(te.Type))
 	}
-	return err.Error()
+	if kind == "Secret" && strings.Contains(err.Error(), "base64") {
+		return secretBase64Problem(js)
+	}
+	return nil, err.Error()
 }
 
-func friendlyType(t string) string {
-	t = strings.TrimPrefix(t, "*")
-	switch {
-	case strings.HasPrefix(t, "[]"):
-		return "a list"
-	case strings.HasPrefix(t, "map["), strings.HasPrefix(t, "struct"):
-		return "a mapping"
-	case strings.HasPrefix(t, "int"), strings.HasPrefix(t, "uint"), strings.HasSuffix(t, "PortNumber"), strings.HasSuffix(t, "Int32"):
-		return "a number"
-	case t == "bool":
-		return "a boolean"
-	case t == "string", strings.HasPrefix(t, "v1."), strings.HasPrefix(t, "v1alpha"):
-		if strings.Contains(t, ".") && !isStringType(t) {
-			return "a mapping"
+// goFieldPath is the JSON names of encoding/json's UnmarshalTypeError.Field,
+// without the Go names of embedded structs, for when the value's offset is
+// not known.
+func goFieldPath(goField string) fieldPath {
+	var p fieldPath
+	for _, seg := range strings.Split(goField, ".") {
+		if seg != "" && (seg[0] < 'A' || seg[0] > 'Z') {
+			p = append(p, key(seg))
 		}
+	}
+	return p
+}
+
+// friendlyValue names the kind of JSON value encoding/json could not store
+// ("number 1.5"), without the value.
+func friendlyValue(v string) string {
+	switch {
+	case v == "array":
+		return "a list"
+	case v == "object":
+		return "a mapping"
+	case v == "bool":
+		return "a boolean"
+	case v == "string":
+		return "a string"
+	case strings.HasPrefix(v, "number -"):
+		return "a negative number"
+	case strings.HasPrefix(v, "number ") && strings.ContainsAny(v, ".eE"):
+		return "a fractional number"
+	case strings.HasPrefix(v, "number "):
+		return "a number out of range"
+	}
+	return "a " + v
+}
+
+// friendlyType names what encoding/json wanted to store a value into, in a
+// user's terms: Go's named types (gwv1.PortNumber, gwv1.Hostname) are told
+// apart by what they are underneath.
+func friendlyType(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		if t.Elem().Kind() == reflect.Uint8 {
+			return "a base64 string" // []byte
+		}
+		return "a list"
+	case reflect.Map, reflect.Struct, reflect.Interface:
+		return "a mapping"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return "a whole number"
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number, 0 or more"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.String:
 		return "a string"
 	}
-	return t
-}
-
-// isStringType reports whether a gateway-api named type is a string underneath.
-func isStringType(t string) bool {
-	switch t[strings.LastIndexByte(t, '.')+1:] {
-	case "Hostname", "SectionName", "ObjectName", "Namespace", "Group", "Kind", "ProtocolType",
-		"TLSModeType", "FromNamespaces", "PreciseHostname", "AnnotationKey", "AnnotationValue",
-		"AbsoluteURI", "WellKnownCACertificatesType", "SubjectAltNameType", "GatewayController":
-		return true
-	}
-	return false
-}
-
-// identify checks an object's name and sets its namespace as the API server
-// would: a namespaced object that names none is in defaultNamespace (the
-// kubeconfig's, or -n), and a cluster-scoped object has none.
-func identify(om metav1.Object, kind string, sc scope, defaultNamespace string) error {
-	if om.GetName() == "" {
-		return fmt.Errorf("%s has no metadata.name", kind)
-	}
-	switch {
-	case sc == clusterScoped:
-		om.SetNamespace("")
-	case om.GetNamespace() == "":
-		om.SetNamespace(defaultNamespace)
-	}
-	return nil
+	return t.String()
 }
 
 // secretBase64Problem names the Secret data key whose value is not base64, without
 // quoting the value.
-func secretBase64Problem(js []byte) string {
+func secretBase64Problem(js []byte) (fieldPath, string) {
 	var s struct {
 		Data map[string]string `json:"data"`
 	}
@@ -270,8 +304,8 @@ func secretBase64Problem(js []byte) string {
 	sort.Strings(keys)
 	for _, k := range keys {
 		if _, err := base64.StdEncoding.DecodeString(s.Data[k]); err != nil {
-			return fmt.Sprintf("field data.%s is not base64: base64-encode the value (base64 -w0 FILE), or put the plain text under stringData", k)
+			return fieldPath{key("data"), key(k)}, "not base64: base64-encode the value (base64 -w0 FILE), or put the plain text under stringData"
 		}
 	}
-	return "a value under data is not base64: base64-encode it, or put the plain text under stringData"
+	return fieldPath{key("data")}, "a value is not base64: base64-encode it, or put the plain text under stringData"
 }

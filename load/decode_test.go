@@ -445,9 +445,9 @@ items:
 		t.Errorf("empty List: %d objects, skipped %v", m.Len(), m.Skipped)
 	}
 
-	// A bad item is an error at the List's line.
+	// A bad item is an error at the item's line.
 	le, p := mustFail(t, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n---\napiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  metadata:\n    name: nokind\n")
-	if le.Source != (model.Source{File: p, Line: 6}) || !strings.Contains(le.Error(), "kind") {
+	if le.Source != (model.Source{File: p, Line: 9}) || !strings.Contains(le.Error(), "kind") {
 		t.Errorf("bad list item: %v (source %v)", le, le.Source)
 	}
 }

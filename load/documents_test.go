@@ -79,9 +79,6 @@ func describe(docs []document) []string {
 	return s
 }
 
-// lineOf returns the 1-based line of byte offset off in data.
-func lineOf(data []byte, off int) int { return 1 + bytes.Count(data[:off], []byte("\n")) }
-
 func offsetIn(data, sub []byte) int {
 	if len(sub) == 0 || len(data) == 0 {
 		return -1

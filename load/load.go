@@ -66,21 +66,23 @@ func Files(opts FileOptions) (*model.Model, error) {
 	return decodeInputs(inputs, opts.DefaultNamespace)
 }
 
+// sourceDocument is one document of an input and where it is.
+type sourceDocument struct {
+	src      model.Source
+	bodyLine int
+	body     []byte
+}
+
 // decodeInputs decodes named YAML streams into one model. Documents are decoded on every
 // core; the model keeps input order, so the result does not depend on scheduling.
 func decodeInputs(inputs []input, defaultNamespace string) (*model.Model, error) {
-	type job struct {
-		src      model.Source
-		bodyLine int
-		body     []byte
-	}
-	var jobs []job
+	var docs []sourceDocument
 	for _, in := range inputs {
 		for _, d := range splitDocuments(in.data) {
-			jobs = append(jobs, job{model.Source{File: in.name, Line: d.line}, d.bodyLine, d.body})
+			docs = append(docs, sourceDocument{model.Source{File: in.name, Line: d.line}, d.bodyLine, d.body})
 		}
 	}
-	results := make([]decoded, len(jobs))
+	results := make([]decoded, len(docs))
 	workers := runtime.GOMAXPROCS(0)
 	var wg sync.WaitGroup
 	next := make(chan int, workers)
@@ -89,21 +91,26 @@ func decodeInputs(inputs []input, defaultNamespace string) (*model.Model, error)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = decodeDocument(jobs[i].src, jobs[i].bodyLine, jobs[i].body, defaultNamespace)
+				results[i] = decodeDocument(docs[i].src, docs[i].bodyLine, docs[i].body, defaultNamespace)
 			}
 		}()
 	}
-	for i := range jobs {
+	for i := range docs {
 		next <- i
 	}
 	close(next)
 	wg.Wait()
 
-	m := &model.Model{Skipped: map[string]int{}}
 	for _, r := range results {
 		if r.err != nil {
 			return nil, r.err
 		}
+	}
+	if err := duplicateObjects(docs, results); err != nil {
+		return nil, err
+	}
+	m := &model.Model{Skipped: map[string]int{}}
+	for _, r := range results {
 		for _, s := range r.skipped {
 			m.Skipped[s]++
 		}

@@ -94,10 +94,11 @@ func readFile(name string, stdin io.Reader, budget *inputBudget) (input, error) 
 const readChunk = 64 << 10
 
 // readInput reads r to its end. It stops as soon as the run's budget is spent
-// or one document (the text between "---" lines) grows past
+// or, in a stream, one document (the text between "---" lines) grows past
 // MaxDocumentBytes, so that an endless stream (yes | ..., /dev/zero) is refused
 // after a bounded read instead of after memory runs out. size is r's size when
-// known (a regular file), else 0.
+// known (a regular file), else 0; a file of known size is within the budget,
+// and its documents are measured when they are decoded.
 func readInput(name string, r io.Reader, size int64, budget *inputBudget) ([]byte, error) {
 	buf := make([]byte, 0, max(size+1, readChunk))
 	var doc documentBounds
@@ -118,8 +119,8 @@ func readInput(name string, r io.Reader, size int64, budget *inputBudget) ([]byt
 			if err := budget.take(name, n); err != nil {
 				return nil, err
 			}
-			if doc.advance(buf) > MaxDocumentBytes {
-				return nil, &Error{model.Source{File: name, Line: doc.line}, fmt.Errorf(
+			if size == 0 && doc.advance(buf) > MaxDocumentBytes {
+				return nil, &Error{Source: model.Source{File: name, Line: doc.line}, Err: fmt.Errorf(
 					"%w: a document longer than %s, the most one document may hold: split it into several documents (a List's items can each be one)",
 					ErrInputTooLarge, sizeText(MaxDocumentBytes))}
 			}
