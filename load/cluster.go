@@ -6,10 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"runtime"
 	"sort"
 	"strconv"
 	"sync"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -20,8 +23,16 @@ import (
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
 
+// DefaultRequestTimeout is the deadline of each request to a cluster unless
+// the user gives another (kubectl's --request-timeout, which cmd defaults to
+// it): a server that accepts a request and never answers must not hang a CI
+// gate. A minute is far more than a page of 500 objects takes.
+const DefaultRequestTimeout = time.Minute
+
 // ClusterOptions say which cluster and namespace to read.
 type ClusterOptions struct {
+	// Config is the cluster's client configuration; its Timeout is each
+	// request's deadline (0: none).
 	Config *rest.Config
 	// Namespace limits namespaced kinds to one namespace; "" reads all.
 	Namespace string
@@ -30,6 +41,9 @@ type ClusterOptions struct {
 	// PageSize is the list page size (limit/continue); 0 means 500, and a
 	// negative size lists each kind in one response.
 	PageSize int64
+	// MaxInputBytes bounds the bytes of every response together, discovery
+	// and lists; 0 means DefaultMaxInputBytes.
+	MaxInputBytes int64
 }
 
 // ErrNoGatewayAPI is returned when the cluster serves no Gateway API resources.
@@ -44,13 +58,18 @@ func Cluster(ctx context.Context, opts ClusterOptions) (*model.Model, error) {
 	}
 	cfg := rest.CopyConfig(opts.Config)
 	cfg.QPS, cfg.Burst = 50, 100
+	budget := newInputBudget(opts.MaxInputBytes)
+	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return budgetTransport{rt, budget} })
 	dc, err := discovery.NewDiscoveryClientForConfig(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("connecting to the cluster: %w", err)
 	}
 	served, err := servedVersions(dc)
-	if err != nil {
+	switch {
+	case errors.Is(err, ErrNoGatewayAPI):
 		return nil, err
+	case err != nil:
+		return nil, fmt.Errorf("discovering the cluster's resources: %w", clusterError(err, cfg, budget))
 	}
 	rc, err := rest.UnversionedRESTClientFor(rawConfig(cfg))
 	if err != nil {
@@ -97,7 +116,7 @@ func Cluster(ctx context.Context, opts ClusterOptions) (*model.Model, error) {
 				results[i].unreadable = &model.Unreadable{Kind: k.name, Namespace: ns, Reason: "forbidden: the identity may not list " + k.resource}
 			case apierrors.IsNotFound(err):
 			case err != nil:
-				results[i].err = fmt.Errorf("listing %s: %w", k.resource, err)
+				results[i].err = fmt.Errorf("listing %s: %w", k.resource, clusterError(err, cfg, budget))
 			default:
 				results[i].objects = objs
 			}
@@ -129,6 +148,56 @@ func Cluster(ctx context.Context, opts ClusterOptions) (*model.Model, error) {
 	}
 	sort.Slice(m.Unreadable, func(i, j int) bool { return m.Unreadable[i].Kind < m.Unreadable[j].Kind })
 	return m, nil
+}
+
+// clusterError says why a request failed in a user's terms when it is one of
+// the limits: the response budget, or the request's deadline.
+func clusterError(err error, cfg *rest.Config, budget *inputBudget) error {
+	if budget.spent() {
+		return budget.exceeded(cfg.Host + " (the cluster's responses)")
+	}
+	var ne net.Error
+	if cfg.Timeout > 0 && (errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout()) {
+		return fmt.Errorf("%s did not answer within %s (--request-timeout): check that the server is up and reachable, or raise --request-timeout: %w",
+			cfg.Host, cfg.Timeout, err)
+	}
+	return err
+}
+
+// budgetTransport counts every response's bytes against the run's budget as
+// they are read, so that a server sending a list without end is cut off at
+// the budget instead of filling memory.
+type budgetTransport struct {
+	next   http.RoundTripper
+	budget *inputBudget
+}
+
+func (t budgetTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.next.RoundTrip(req)
+	if resp != nil && resp.Body != nil {
+		resp.Body = &budgetBody{resp.Body, t.budget, req.URL.Host}
+	}
+	return resp, err
+}
+
+// WrappedRoundTripper lets client-go reach the transport below, to cancel
+// requests (k8s.io/apimachinery's net.RoundTripperWrapper).
+func (t budgetTransport) WrappedRoundTripper() http.RoundTripper { return t.next }
+
+type budgetBody struct {
+	io.ReadCloser
+	budget *inputBudget
+	host   string
+}
+
+func (b *budgetBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if n > 0 {
+		if over := b.budget.take(b.host, n); over != nil {
+			return n, over
+		}
+	}
+	return n, err
 }
 
 // rawConfig is cfg for a client that reads list pages as JSON bytes.
@@ -241,7 +310,7 @@ func decodePage(items []json.RawMessage, h header) ([]object, error) {
 func servedVersions(dc discovery.DiscoveryInterface) (map[schema.GroupVersionResource]bool, error) {
 	_, lists, err := dc.ServerGroupsAndResources()
 	if err != nil && len(lists) == 0 {
-		return nil, fmt.Errorf("discovering the cluster's resources: %w", err)
+		return nil, err
 	}
 	served := map[schema.GroupVersionResource]bool{}
 	gatewayAPI := false

@@ -1,12 +1,18 @@
 package load
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"net/http"
 	"reflect"
+	"strings"
 	"testing"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/fakecluster"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
 
@@ -76,4 +82,86 @@ func metaOf(obj any) (meta model.Meta, namespace, typ string) {
 	}
 	om := typed.FieldByName("ObjectMeta").Interface().(metav1.ObjectMeta)
 	return v.FieldByName("Meta").Interface().(model.Meta), om.Namespace, typed.Type().Name()
+}
+
+const gatewayJSON = `{"metadata":{"name":"web","namespace":"infra"},"spec":{"gatewayClassName":"c","listeners":[{"name":"http","port":80,"protocol":"HTTP"}]}}`
+
+// TestClusterServerThatNeverAnswers: a request the server accepts and never
+// answers, a list or discovery, fails at the request's deadline with a message
+// naming the flag that sets it, instead of hanging.
+func TestClusterServerThatNeverAnswers(t *testing.T) {
+	for _, tt := range []struct {
+		name, path, want string
+	}{
+		{"a list", "httproutes", "listing httproutes: "},
+		{"discovery", "/apis", "discovering the cluster's resources: "},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := fakecluster.New(t, map[string]http.HandlerFunc{tt.path: fakecluster.Never})
+			const deadline = time.Second
+			start := time.Now()
+			_, err := Cluster(context.Background(), ClusterOptions{Config: srv.Config(deadline)})
+			if err == nil {
+				t.Fatal("a request that was never answered gave a model")
+			}
+			// Requests run at once: the whole read ends at about one deadline.
+			if took := time.Since(start); took > 10*deadline {
+				t.Errorf("gave up after %s, the deadline is %s", took, deadline)
+			}
+			for _, w := range []string{tt.want, srv.URL + " did not answer within 1s (--request-timeout)", "raise --request-timeout"} {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not contain %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+// TestClusterEndlessList: a server streaming a list without end is cut off at
+// the input budget, in bounded memory, with a message naming the limit.
+func TestClusterEndlessList(t *testing.T) {
+	srv := fakecluster.New(t, map[string]http.HandlerFunc{"gateways": fakecluster.Endless})
+	const limit = 8 << 20
+	var err error
+	alloc := allocatedDuring(func() {
+		_, err = Cluster(context.Background(), ClusterOptions{Config: srv.Config(30 * time.Second), MaxInputBytes: limit})
+	})
+	if !errors.Is(err, ErrInputTooLarge) {
+		t.Fatalf("err = %v, want the input cap", err)
+	}
+	for _, w := range []string{"listing gateways: ", "larger than 8 MiB (--max-input-bytes)", "raise --max-input-bytes"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error %q does not contain %q", err, w)
+		}
+	}
+	// The response buffer doubles up to the limit; the server's own writes
+	// are in this process too.
+	if alloc > 8*limit {
+		t.Errorf("allocated %d MiB to refuse a list at %d MiB", alloc>>20, limit>>20)
+	}
+}
+
+// TestClusterForbiddenKindsDegrade: kinds the identity may not list are
+// recorded as unreadable, and the rest is read.
+func TestClusterForbiddenKindsDegrade(t *testing.T) {
+	srv := fakecluster.New(t, map[string]http.HandlerFunc{
+		"secrets":  fakecluster.Forbidden,
+		"gateways": fakecluster.Items(gatewayJSON),
+	})
+	m, err := Cluster(context.Background(), ClusterOptions{Config: srv.Config(10 * time.Second)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Gateways) != 1 {
+		t.Errorf("%d Gateways, want 1", len(m.Gateways))
+	}
+	if len(m.Unreadable) != 1 || m.Unreadable[0].Kind != "Secret" || !strings.Contains(m.Unreadable[0].Reason, "forbidden") {
+		t.Errorf("Unreadable = %+v, want Secrets forbidden", m.Unreadable)
+	}
+}
+
+func TestDefaultRequestTimeoutIsAtMostAMinute(t *testing.T) {
+	if DefaultRequestTimeout <= 0 || DefaultRequestTimeout > time.Minute {
+		t.Errorf("DefaultRequestTimeout = %s", DefaultRequestTimeout)
+	}
 }

@@ -51,6 +51,9 @@ func (b *inputBudget) take(what string, n int) error {
 	return b.exceeded(what)
 }
 
+// spent reports whether more than the limit was read.
+func (b *inputBudget) spent() bool { return b.used.Load() > b.limit }
+
 // left is what may still be read.
 func (b *inputBudget) left() int64 { return max(0, b.limit-b.used.Load()) }
 
