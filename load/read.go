@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"sync/atomic"
@@ -107,8 +108,11 @@ func readInput(name string, r io.Reader, size int64, budget *inputBudget) ([]byt
 	var doc documentBounds
 	for {
 		if len(buf) == cap(buf) {
-			// Doubling keeps what growing allocates under twice the input.
-			buf = append(make([]byte, 0, 2*cap(buf)), buf...)
+			// Doubling keeps what growing allocates under twice the input;
+			// no more is allocated than the budget lets be read, and a chunk
+			// to find out that it is spent.
+			grown := min(2*cap(buf), len(buf)+int(min(budget.left(), math.MaxInt32))+readChunk)
+			buf = append(make([]byte, 0, grown), buf...)
 		}
 		end := cap(buf)
 		if size == 0 {
