@@ -611,8 +611,14 @@ subjects:
 		t.Errorf("text output does not report the unreadable Secrets:\n%s", text.stdout)
 	}
 
-	// Cluster-wide it may list nothing at all: still no crash.
-	all, ra := analyzeJSON(t, "--kubeconfig", env.restricted, "-A")
+	// Cluster-wide it may list nothing at all: an empty input, exit 2 unless
+	// --allow-empty says it is expected; still no crash.
+	none := gwtls(t, "", nil, "analyze", "--kubeconfig", env.restricted, "-A")
+	if none.code != 2 || !strings.Contains(none.stderr, "no Gateway API object to analyze") || !strings.Contains(none.stderr, "the identity may not list") {
+		t.Errorf("-A, nothing readable: exit %d, stderr %q", none.code, none.stderr)
+	}
+	noStackTrace(t, none)
+	all, ra := analyzeJSON(t, "--kubeconfig", env.restricted, "-A", "--allow-empty")
 	if unreadable(all, "Gateway") == nil {
 		t.Errorf("-A: Gateways should be unreadable cluster-wide: %+v", all.Unreadable)
 	}

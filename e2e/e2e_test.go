@@ -167,8 +167,8 @@ func TestBadInput(t *testing.T) {
 	if r.code != 2 {
 		t.Fatalf("exit %d, want 2", r.code)
 	}
-	if !strings.Contains(r.stderr, bad+":6") || strings.Contains(r.stderr, "goroutine") {
-		t.Errorf("want an error at %s:6 without a stack trace, got %q", bad, r.stderr)
+	if !strings.Contains(r.stderr, bad+":12:") || strings.Contains(r.stderr, "goroutine") {
+		t.Errorf("want an error at %s:12, the unclosed bracket, without a stack trace, got %q", bad, r.stderr)
 	}
 	if r := gwtls(t, "", nil, "analyze", "-f", filepath.Join(dir, "missing.yaml")); r.code != 2 || !strings.Contains(r.stderr, "no such file") {
 		t.Errorf("missing file: exit %d, %q", r.code, r.stderr)

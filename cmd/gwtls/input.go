@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
@@ -37,16 +38,21 @@ type InputOptions struct {
 	SupportedFeatures string
 	WarnExpiry        time.Duration
 	CABundle          string
+	// AllowEmpty accepts an input without a Gateway API object.
+	AllowEmpty bool
+	// MaxInputBytes is --max-input-bytes, a quantity (1Gi).
+	MaxInputBytes string
 
 	filenames []string
 	kustomize string
 	recursive bool
 
 	// Completed by Complete.
-	now      time.Time
-	external []analyze.ExternalRef
-	features analyze.Features
-	caBundle *x509.CertPool
+	now           time.Time
+	external      []analyze.ExternalRef
+	features      analyze.Features
+	caBundle      *x509.CertPool
+	maxInputBytes int64
 	// namespace is the namespace of the request, resolved once as kubectl does
 	// (-n, else the kubeconfig context's, else "default"): the cluster namespace
 	// to read, the namespace of file objects that name none, and the namespace of
@@ -63,7 +69,7 @@ type InputOptions struct {
 
 // NewInputOptions returns InputOptions with kubectl's defaults.
 func NewInputOptions(configFlags *genericclioptions.ConfigFlags) *InputOptions {
-	o := &InputOptions{ConfigFlags: configFlags, ChunkSize: 500}
+	o := &InputOptions{ConfigFlags: configFlags, ChunkSize: 500, MaxInputBytes: "1Gi"}
 	o.FileFlags = &genericclioptions.FileNameFlags{
 		Usage:     "files, folders or - (stdin) with Gateway API manifests; omit -f and -k to read the cluster",
 		Filenames: &o.filenames,
@@ -86,6 +92,8 @@ func (o *InputOptions) AddFlags(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&o.Timings, "timings", false, "print how long loading, analysis and output took to stderr")
 	_ = cmd.Flags().MarkHidden("timings")
 	cmd.Flags().StringVar(&o.SupportedFeatures, "supported-features", "", "comma-separated Gateway API features the implementation supports (default: a class's status.supportedFeatures, else all)")
+	cmd.Flags().BoolVar(&o.AllowEmpty, "allow-empty", false, "accept an input without any Gateway API object (by default that is an error, exit 2)")
+	cmd.Flags().StringVar(&o.MaxInputBytes, "max-input-bytes", o.MaxInputBytes, "the most one run reads, from files and stdin or from the cluster's responses (a quantity: 512Mi, 2Gi)")
 }
 
 // Complete parses the flags' values and resolves the namespace.
@@ -109,6 +117,11 @@ func (o *InputOptions) Complete() error {
 	if o.SupportedFeatures != "" {
 		o.features = analyze.ParseFeatures(o.SupportedFeatures)
 	}
+	limit, err := resource.ParseQuantity(o.MaxInputBytes)
+	if err != nil || limit.Sign() <= 0 {
+		return usageErrorf("--max-input-bytes %q: want a positive size such as 512Mi or 2Gi", o.MaxInputBytes)
+	}
+	o.maxInputBytes = limit.Value()
 	if o.CABundle != "" {
 		data, err := os.ReadFile(o.CABundle)
 		if err != nil {
@@ -146,6 +159,9 @@ func (o *InputOptions) Validate() error {
 	if o.kustomize != "" && len(o.filenames) > 0 {
 		return usageErrorf("-k and -f cannot be used together")
 	}
+	if o.kustomize != "" && o.recursive {
+		return usageErrorf("-R applies to folders given with -f; -k builds the kustomization as kustomize does: drop -R")
+	}
 	return nil
 }
 
@@ -154,9 +170,12 @@ func (o *InputOptions) fromFiles() bool { return len(o.filenames) > 0 || o.kusto
 // Load reads the model from files or the cluster.
 func (o *InputOptions) Load(ctx context.Context, streams genericiooptions.IOStreams) (*model.Model, error) {
 	if o.fromFiles() {
-		m, err := load.Files(load.FileOptions{Filenames: o.filenames, Recursive: o.recursive, Kustomize: o.kustomize, DefaultNamespace: o.namespace, Stdin: streams.In})
+		m, err := load.Files(load.FileOptions{Filenames: o.filenames, Recursive: o.recursive, Kustomize: o.kustomize, DefaultNamespace: o.namespace, Stdin: streams.In, MaxInputBytes: o.maxInputBytes})
 		if err != nil {
 			return nil, loadError{err}
+		}
+		if err := o.requireSomething(m, streams); err != nil {
+			return nil, err
 		}
 		return m, nil
 	}
@@ -176,11 +195,42 @@ func (o *InputOptions) Load(ctx context.Context, streams genericiooptions.IOStre
 	if pageSize == 0 {
 		pageSize = -1 // load.Cluster: no limit
 	}
-	m, err := load.Cluster(ctx, load.ClusterOptions{Config: cfg, Namespace: ns, Progress: progress, PageSize: pageSize})
+	m, err := load.Cluster(ctx, load.ClusterOptions{Config: cfg, Namespace: ns, Progress: progress, PageSize: pageSize, MaxInputBytes: o.maxInputBytes})
 	if err != nil {
 		return nil, loadError{err}
 	}
+	if err := o.requireSomething(m, streams); err != nil {
+		return nil, err
+	}
 	return m, nil
+}
+
+// requireSomething refuses a run that read no Gateway API object, unless
+// --allow-empty says one is expected: a CI gate must not pass having read
+// nothing.
+func (o *InputOptions) requireSomething(m *model.Model, streams genericiooptions.IOStreams) error {
+	err := load.NothingToAnalyze(m)
+	where := "the cluster, namespace " + o.namespace
+	switch {
+	case o.AllNamespaces && !o.fromFiles():
+		where = "the cluster, every namespace"
+	case o.kustomize != "":
+		where = o.kustomize
+	case len(o.filenames) > 0:
+		names := slices.Clone(o.filenames)
+		if i := slices.Index(names, "-"); i >= 0 {
+			names[i] = "<stdin>"
+		}
+		where = strings.Join(names, ", ")
+	}
+	switch {
+	case err == nil:
+		return nil
+	case o.AllowEmpty:
+		fmt.Fprintf(streams.ErrOut, "warning: %s: %v (--allow-empty)\n", where, err)
+		return nil
+	}
+	return loadError{fmt.Errorf("%s: %w: give the manifests or the namespace that hold your Gateways and routes, or pass --allow-empty if an input without any is expected", where, err)}
 }
 
 // Result loads the input and runs the engine on it: the pipeline every command

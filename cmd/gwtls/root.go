@@ -13,6 +13,8 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/load"
 )
 
 // commandName is how the user invoked us: "kubectl gwtls" as a plugin, else the
@@ -28,6 +30,11 @@ func commandName() string {
 // NewRootCmd builds the kubectl-gwtls command tree.
 func NewRootCmd(streams genericiooptions.IOStreams) *cobra.Command {
 	configFlags := genericclioptions.NewConfigFlags(true)
+	// kubectl waits for a server without end by default; a CI gate must not
+	// hang, so each request has a deadline unless --request-timeout says
+	// otherwise (0 still means none, as the flag's help says).
+	timeout := load.DefaultRequestTimeout.String()
+	configFlags.Timeout = &timeout
 	root := &cobra.Command{
 		// Use is the binary's name, which completion scripts register; the usage
 		// text shows the display name, "kubectl gwtls" when run as a plugin.

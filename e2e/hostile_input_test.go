@@ -1,0 +1,93 @@
+//go:build linux
+
+package e2e
+
+import (
+	"bytes"
+	"errors"
+	"net/http"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/fakecluster"
+)
+
+// runEndless runs the binary with an endless stream of pattern on stdin
+// (nil: none) and returns its result and its peak resident memory in MiB
+// (getrusage's ru_maxrss, which Linux counts in KiB).
+func runEndless(t *testing.T, pattern []byte, args ...string) (result, int64) {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Dir = ".."
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if pattern != nil {
+		stdin, err := cmd.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		chunk := bytes.Repeat(pattern, 64<<10/len(pattern))
+		go func() {
+			defer stdin.Close()
+			for {
+				if _, err := stdin.Write(chunk); err != nil {
+					return // the process stopped reading
+				}
+			}
+		}()
+	}
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatal(err)
+	}
+	rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss >> 10
+	return result{out.String(), errOut.String(), cmd.ProcessState.ExitCode()}, rss
+}
+
+// TestEndlessInputInBoundedMemory: an input without end, piped or a device,
+// is refused with exit 2 and a message naming the limit, after a bounded read:
+// the peak memory stays near the limit that applies (yes 'a: b' | ... once
+// reached 6.2 GB in 8 s).
+func TestEndlessInputInBoundedMemory(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		pattern []byte
+		args    []string
+		want    string
+		mostMiB int64
+	}{
+		{"one endless document on stdin", []byte("a: b\n"), []string{"analyze", "-f", "-"}, "<stdin>:1: input too large: a document longer than 16 MiB", 256},
+		{"endless small documents on stdin", []byte("a: b\n---\n"), []string{"analyze", "-f", "-", "--max-input-bytes", "64Mi"}, "<stdin>: input too large: the input is larger than 64 MiB (--max-input-bytes)", 512},
+		{"/dev/zero", nil, []string{"analyze", "-f", "/dev/zero"}, "/dev/zero:1: input too large", 256},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r, rss := runEndless(t, tt.pattern, tt.args...)
+			if r.code != 2 || !strings.Contains(r.stderr, tt.want) {
+				t.Errorf("exit %d, stderr %q; want 2 and %q", r.code, r.stderr, tt.want)
+			}
+			noStackTrace(t, r)
+			t.Logf("peak memory %d MiB", rss)
+			if rss > tt.mostMiB {
+				t.Errorf("peak memory %d MiB, want at most %d MiB", rss, tt.mostMiB)
+			}
+		})
+	}
+}
+
+// TestEndlessClusterListInBoundedMemory: a server that streams a list without
+// end is cut off at --max-input-bytes, in bounded memory (such a server once
+// drove the tool to 22.5 GB).
+func TestEndlessClusterListInBoundedMemory(t *testing.T) {
+	srv := fakecluster.New(t, map[string]http.HandlerFunc{"httproutes": fakecluster.Endless})
+	r, rss := runEndless(t, nil, "analyze", "-A", "--kubeconfig", srv.Kubeconfig(t, t.TempDir()), "--max-input-bytes", "64Mi")
+	if r.code != 2 || !strings.Contains(r.stderr, "listing httproutes: ") || !strings.Contains(r.stderr, "larger than 64 MiB (--max-input-bytes)") {
+		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	t.Logf("peak memory %d MiB", rss)
+	if rss > 512 {
+		t.Errorf("peak memory %d MiB, want at most 512 MiB", rss)
+	}
+}
