@@ -104,20 +104,24 @@ func TestKustomizeRefusesRemote(t *testing.T) {
 	}
 }
 
-// TestKustomizeLocalLookalikes: local files and values that merely mention a
-// URL are read as kustomize reads them.
+// TestKustomizeLocalLookalikes: local bases, local files and values that
+// merely mention a URL are read as kustomize reads them.
 func TestKustomizeLocalLookalikes(t *testing.T) {
 	dir := tree(t, map[string]string{
-		"kustomization.yaml": "resources:\n- cm.yaml\ncommonAnnotations:\n  docs: https://example.com/runbook\n" +
-			"patches:\n- patch: |\n    apiVersion: v1\n    kind: ConfigMap\n    metadata:\n      name: a\n      annotations:\n        link: https://example.com\n",
-		"cm.yaml": cm("a"),
+		"kustomization.yaml": "resources:\n- cm.yaml\n- base\ncommonAnnotations:\n  docs: https://example.com/runbook\n" +
+			"patches:\n- patch: |\n    apiVersion: v1\n    kind: ConfigMap\n    metadata:\n      name: a\n      annotations:\n        link: https://example.com\n" +
+			"configMapGenerator:\n- name: generated\n  files:\n  - key=data.txt\n",
+		"cm.yaml":                 cm("a"),
+		"data.txt":                "https://example.com\n",
+		"base/kustomization.yaml": "resources:\n- cm.yaml\n",
+		"base/cm.yaml":            cm("b"),
 	})
 	m, err := Files(FileOptions{Kustomize: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(m.ConfigMaps) != 1 {
-		t.Errorf("read %d ConfigMaps, want 1", len(m.ConfigMaps))
+	if len(m.ConfigMaps) != 3 {
+		t.Errorf("read ConfigMaps %v, want a, b and the generated one", configMapNames(m))
 	}
 }
 
