@@ -1,8 +1,9 @@
 package analyze
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -37,6 +38,43 @@ type Finding struct {
 	Source   model.Source `json:"source"`
 	Message  string       `json:"message"`
 	Fix      string       `json:"fix,omitempty"`
+	// Suppression is set on a finding the manifest suppresses (Result.Suppressed).
+	Suppression *Suppression `json:"suppression,omitempty"`
+	// BaselineState is set when the run is compared with a baseline.
+	BaselineState BaselineState `json:"baselineState,omitempty"`
+}
+
+// FindingKey is what makes two findings the same finding across runs: the
+// rule, the object and the field. Lines and messages are left out, so that an
+// edit elsewhere in a file, or a message that names today's date, does not
+// make a known finding new. Baselines and SARIF fingerprints match by it.
+type FindingKey struct {
+	Rule   rules.ID
+	Object model.Ref
+	Field  string
+}
+
+// Key is the finding's identity across runs.
+func (f Finding) Key() FindingKey {
+	return FindingKey{Rule: f.Rule.ID, Object: f.Object, Field: f.Field}
+}
+
+// CompareFindings orders findings by where they come from (file, line), then
+// object, field and rule: the order every output lists them in.
+func CompareFindings(a, b Finding) int {
+	if a.Source.File != b.Source.File {
+		return strings.Compare(a.Source.File, b.Source.File)
+	}
+	if a.Source.Line != b.Source.Line {
+		return cmp.Compare(a.Source.Line, b.Source.Line)
+	}
+	if a.Object != b.Object {
+		return strings.Compare(a.Object.String(), b.Object.String())
+	}
+	if a.Field != b.Field {
+		return strings.Compare(a.Field, b.Field)
+	}
+	return strings.Compare(string(a.Rule.ID), string(b.Rule.ID))
 }
 
 // CountAtOrAbove is the number of findings of severity sev or higher: the
@@ -124,22 +162,7 @@ func (e *engine) findings() {
 	}
 	all = lints.appendTo(all)
 	all = rest.appendTo(all)
-	sort.SliceStable(all, func(i, j int) bool {
-		a, b := all[i], all[j]
-		if a.Source.File != b.Source.File {
-			return a.Source.File < b.Source.File
-		}
-		if a.Source.Line != b.Source.Line {
-			return a.Source.Line < b.Source.Line
-		}
-		if a.Object != b.Object {
-			return a.Object.String() < b.Object.String()
-		}
-		if a.Field != b.Field {
-			return a.Field < b.Field
-		}
-		return a.Rule.ID < b.Rule.ID
-	})
+	slices.SortStableFunc(all, CompareFindings)
 	if len(all) > 0 {
 		e.res.Findings = all
 	}

@@ -29,7 +29,15 @@ type Result struct {
 	Meshes []*MeshResult
 	// Certificates are the Secrets terminating listeners serve, in listener order.
 	Certificates []*CertificateResult
-	Findings     []Finding
+	// Findings are the findings to report. After triage (package triage) the
+	// findings of disabled rules are gone, and those suppressed in the manifest
+	// or known from a baseline are in Suppressed and Baseline instead.
+	Findings []Finding
+	// Suppressed are the findings the manifest suppresses, each with its
+	// Suppression.
+	Suppressed []Finding
+	// Baseline is the comparison with a baseline; nil without one.
+	Baseline *BaselineComparison
 }
 
 // Condition is a status condition as a controller writes it, plus the fix this tool
