@@ -45,6 +45,16 @@ func (s Severity) String() string {
 // MarshalText writes the severity as its name.
 func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
+// UnmarshalText reads a severity a finding can have: error, warning or info.
+func (s *Severity) UnmarshalText(text []byte) error {
+	v, err := ParseSeverity(string(text))
+	if err != nil || v > Error {
+		return fmt.Errorf("severity %q: want error, warning or info", text)
+	}
+	*s = v
+	return nil
+}
+
 // ParseSeverity reads error, warning, info (and none, which no finding reaches).
 func ParseSeverity(s string) (Severity, error) {
 	switch strings.ToLower(s) {

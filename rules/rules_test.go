@@ -77,6 +77,9 @@ var released = []rules.ID{
 	"route/ResolvedRefs/BackendNotFound",
 	"route/ResolvedRefs/InvalidKind",
 	"route/ResolvedRefs/RefNotPermitted",
+	"suppression/MissingReason",
+	"suppression/UnknownRule",
+	"suppression/Unused",
 }
 
 func ids(rs []*rules.Rule) []rules.ID {
@@ -258,5 +261,47 @@ func TestParseSeverity(t *testing.T) {
 	}
 	if _, err := rules.ParseSeverity("fatal"); err == nil {
 		t.Error("ParseSeverity(fatal): want an error")
+	}
+}
+
+// Every rule has a minimal failing manifest in rules/examples (the catalog
+// prints it; cmd/gwtls's TestRuleExamples proves it fires exactly its rule),
+// or says why none can exist; and every file there belongs to a rule.
+func TestEveryRuleHasAnExample(t *testing.T) {
+	files := map[string]bool{}
+	names, err := rules.ExampleNames()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		files[n] = true
+	}
+	for _, r := range rules.All() {
+		ex, ok := r.Example()
+		why := r.WithoutExample()
+		switch {
+		case ok && why != "":
+			t.Errorf("%s has an example and a reason not to: drop it from withoutExample", r.ID)
+		case !ok && why == "":
+			t.Errorf("%s has no example: add rules/examples/%s.yaml, a minimal manifest that fires it", r.ID, r.Anchor())
+		case ok:
+			delete(files, ex.Name)
+			for name := range ex.Files {
+				delete(files, name)
+			}
+			for _, f := range ex.Flags {
+				if strings.HasSuffix(f, ".pem") && ex.Files[f] == nil {
+					t.Errorf("%s: its flags name %s, which is not beside it", r.ID, f)
+				}
+			}
+			for _, also := range ex.AlsoFires {
+				if _, ok := rules.Lookup(also.Rule); !ok || also.Why == "" || also.Rule == r.ID {
+					t.Errorf("%s: also fires %q (%q): want another registered rule, and why", r.ID, also.Rule, also.Why)
+				}
+			}
+		}
+	}
+	for n := range files {
+		t.Errorf("rules/examples/%s belongs to no rule (examples are named after the rule's anchor)", n)
 	}
 }

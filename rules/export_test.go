@@ -1,0 +1,4 @@
+package rules
+
+// ExampleNames lists the files in rules/examples.
+var ExampleNames = exampleNames
