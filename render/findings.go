@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
+	"github.com/kubectl-gwtls/kubectl-gwtls/rules"
 )
 
 // ReportAPIVersion versions the JSON/YAML schema of `analyze` (docs/output.md).
@@ -21,21 +23,44 @@ const ReportAPIVersion = "gwtls.kubectl.dev/v1"
 
 // Report is the machine-readable output of `analyze`.
 type Report struct {
-	APIVersion string             `json:"apiVersion"`
-	Kind       string             `json:"kind"`
-	Summary    Summary            `json:"summary"`
-	Findings   []analyze.Finding  `json:"findings"`
-	Listeners  []ListenerSummary  `json:"listeners"`
-	Unreadable []model.Unreadable `json:"unreadable,omitempty"`
+	APIVersion string            `json:"apiVersion"`
+	Kind       string            `json:"kind"`
+	Summary    Summary           `json:"summary"`
+	Findings   []analyze.Finding `json:"findings"`
+	// Suppressed are the findings the manifest suppresses, each with its
+	// suppression. Text, JSON, YAML and GitHub output list them only with
+	// ShowSuppressed (--show-suppressed); SARIF always carries them, as
+	// suppressed results that code-scanning UIs hide.
+	Suppressed     []analyze.Finding  `json:"suppressed,omitempty"`
+	ShowSuppressed bool               `json:"-"`
+	Listeners      []ListenerSummary  `json:"listeners"`
+	Unreadable     []model.Unreadable `json:"unreadable,omitempty"`
+
+	baseline *analyze.BaselineComparison
 }
 
-// Summary counts what was analyzed and found.
+// Summary counts what was analyzed and found. Errors, Warnings and Info count
+// the findings reported, which --fail-on reads; suppressed findings and those
+// a baseline knows are counted apart.
 type Summary struct {
-	Objects  int            `json:"objects"`
-	Skipped  map[string]int `json:"skipped,omitempty"`
-	Errors   int            `json:"errors"`
-	Warnings int            `json:"warnings"`
-	Info     int            `json:"info"`
+	Objects    int              `json:"objects"`
+	Skipped    map[string]int   `json:"skipped,omitempty"`
+	Errors     int              `json:"errors"`
+	Warnings   int              `json:"warnings"`
+	Info       int              `json:"info"`
+	Suppressed int              `json:"suppressed,omitempty"`
+	Baseline   *BaselineSummary `json:"baseline,omitempty"`
+}
+
+// BaselineSummary is the run compared with a baseline: findings not in it
+// (new, the ones reported), in it (unchanged, or updated when the message
+// changed) and in it but no longer found (absent).
+type BaselineSummary struct {
+	File      string `json:"file"`
+	New       int    `json:"new"`
+	Unchanged int    `json:"unchanged"`
+	Updated   int    `json:"updated"`
+	Absent    int    `json:"absent"`
 }
 
 // ListenerSummary is what one listener serves: its routes and, per route, the
@@ -63,13 +88,26 @@ type RouteOnSNI struct {
 
 // NewReport builds the report of a Result.
 func NewReport(res *analyze.Result) Report {
-	r := Report{APIVersion: ReportAPIVersion, Kind: "Report", Findings: res.Findings, Unreadable: res.Model.Unreadable}
+	r := Report{APIVersion: ReportAPIVersion, Kind: "Report", Findings: res.Findings, Suppressed: res.Suppressed, Unreadable: res.Model.Unreadable,
+		baseline: res.Baseline}
 	if r.Findings == nil {
 		r.Findings = []analyze.Finding{}
 	}
 	r.Summary.Objects = res.Model.Len()
 	if len(res.Model.Skipped) > 0 {
 		r.Summary.Skipped = res.Model.Skipped
+	}
+	r.Summary.Suppressed = len(res.Suppressed)
+	if b := res.Baseline; b != nil {
+		bs := &BaselineSummary{File: b.File, New: len(res.Findings), Absent: len(b.Absent)}
+		for _, f := range b.Known {
+			if f.BaselineState == analyze.BaselineUpdated {
+				bs.Updated++
+			} else {
+				bs.Unchanged++
+			}
+		}
+		r.Summary.Baseline = bs
 	}
 	for _, f := range res.Findings {
 		switch f.Severity {
@@ -160,6 +198,11 @@ func (r Report) JSON(w io.Writer) error {
 	if err := array("findings", len(r.Findings), func(i int) any { return r.Findings[i] }, false); err != nil {
 		return err
 	}
+	if suppressed := r.listedSuppressed(); len(suppressed) > 0 {
+		if err := array("suppressed", len(suppressed), func(i int) any { return suppressed[i] }, false); err != nil {
+			return err
+		}
+	}
 	if err := array("listeners", len(r.Listeners), func(i int) any { return r.Listeners[i] }, len(r.Unreadable) == 0); err != nil {
 		return err
 	}
@@ -208,6 +251,9 @@ func (r Report) YAML(w io.Writer) error {
 		func() error { return list("listeners", len(r.Listeners), func(i int) any { return r.Listeners[i] }) },
 		func() error { return field("summary", r.Summary) },
 	}
+	if suppressed := r.listedSuppressed(); len(suppressed) > 0 {
+		steps = append(steps, func() error { return list("suppressed", len(suppressed), func(i int) any { return suppressed[i] }) })
+	}
 	if len(r.Unreadable) > 0 {
 		steps = append(steps, func() error { return list("unreadable", len(r.Unreadable), func(i int) any { return r.Unreadable[i] }) })
 	}
@@ -217,6 +263,15 @@ func (r Report) YAML(w io.Writer) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// listedSuppressed are the suppressed findings text, JSON, YAML and GitHub
+// output list: all of them with ShowSuppressed, else none.
+func (r Report) listedSuppressed() []analyze.Finding {
+	if !r.ShowSuppressed {
+		return nil
+	}
+	return r.Suppressed
 }
 
 // yamlOf prints v as sigs.k8s.io/yaml.Marshal does (JSON first, so json tags
@@ -295,7 +350,9 @@ func (s Style) severity(sev analyze.Severity) string {
 	return s.paint(infoStyle, "info")
 }
 
-// Table writes findings as a table; wide adds the field and the fix.
+// Table writes findings as a table; wide adds the field, the fix and, below
+// the table, a link to each reported rule's entry in the catalog. With
+// ShowSuppressed a second table lists the suppressed findings and the reasons.
 func (r Report) Table(w io.Writer, st Style, wide bool) error {
 	if len(r.Findings) > 0 {
 		header := []string{"SEVERITY", "RULE", "OBJECT", "SOURCE", "MESSAGE"}
@@ -316,7 +373,50 @@ func (r Report) Table(w io.Writer, st Style, wide bool) error {
 		}
 		fmt.Fprintln(w)
 	}
+	if suppressed := r.listedSuppressed(); len(suppressed) > 0 {
+		fmt.Fprintf(w, "%s\n", st.paint(boldStyle, "suppressed in the manifest:"))
+		rows := [][]string{{"SEVERITY", "RULE", "OBJECT", "SOURCE", "MESSAGE", "REASON"}}
+		for _, f := range suppressed {
+			rows = append(rows, []string{st.severity(f.Severity), string(f.Rule.ID), f.Object.String(), st.paint(dimStyle, f.Source.String()),
+				oneLine(f.Message), oneLine(f.Suppression.Justification)})
+		}
+		if err := writeColumns(w, rows); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+	}
+	if wide {
+		if err := r.ruleLinks(w, st); err != nil {
+			return err
+		}
+	}
 	return r.summaryLine(w, st)
+}
+
+// ruleLinks lists each rule the table shows with its entry in the catalog
+// (docs/rules.md), where its help, the spec text and a failing example are.
+func (r Report) ruleLinks(w io.Writer, st Style) error {
+	seen := map[*rules.Rule]bool{}
+	var shown []*rules.Rule
+	for _, f := range append(slices.Clip(r.Findings), r.listedSuppressed()...) {
+		if !seen[f.Rule] {
+			seen[f.Rule] = true
+			shown = append(shown, f.Rule)
+		}
+	}
+	if len(shown) == 0 {
+		return nil
+	}
+	slices.SortFunc(shown, func(a, b *rules.Rule) int { return strings.Compare(string(a.ID), string(b.ID)) })
+	rows := [][]string{{"RULE", "HELP"}}
+	for _, rule := range shown {
+		rows = append(rows, []string{string(rule.ID), st.paint(dimStyle, rule.HelpURI())})
+	}
+	if err := writeColumns(w, rows); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w)
+	return err
 }
 
 func (r Report) summaryLine(w io.Writer, st Style) error {
@@ -329,13 +429,37 @@ func (r Report) summaryLine(w io.Writer, st Style) error {
 	for _, l := range r.Listeners {
 		routes += int(l.AttachedRoutes)
 	}
-	_, err := fmt.Fprintf(w, "%s: %s, %s, %s; %s, %s, %d info\n",
+	_, err := fmt.Fprintf(w, "%s: %s, %s, %s; %s, %s, %d info%s\n",
 		st.paint(boldStyle, "analyzed"), plural(s.Objects, "object"), plural(len(r.Listeners), "listener"), plural(routes, "route attachment"),
-		plural(s.Errors, "error"), plural(s.Warnings, "warning"), s.Info)
+		plural(s.Errors, "error"), plural(s.Warnings, "warning"), s.Info, r.notReported())
 	if err == nil && s.Errors == 0 {
 		_, err = fmt.Fprintf(w, "%s\n", verdict)
 	}
 	return err
+}
+
+// notReported says what the counts leave out: suppressed findings, and
+// those a baseline knows; "" when nothing is left out.
+func (r Report) notReported() string {
+	var parts []string
+	if n := r.Summary.Suppressed; n > 0 {
+		part := fmt.Sprintf("%d suppressed", n)
+		if !r.ShowSuppressed {
+			part += " (--show-suppressed lists them)"
+		}
+		parts = append(parts, part)
+	}
+	if b := r.Summary.Baseline; b != nil {
+		part := fmt.Sprintf("baseline %s: %d new, %d known", b.File, b.New, b.Unchanged+b.Updated)
+		if b.Absent > 0 {
+			part += fmt.Sprintf(", %d no longer found (--write-baseline records the findings of today)", b.Absent)
+		}
+		parts = append(parts, part)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(parts, "; ")
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -13,9 +13,12 @@ import (
 // (::error, ::warning or ::notice), with file and line where the finding came
 // from a file, the rule ID as title, and the object, message and fix as text.
 // It writes nothing else, so stdout can be left to the runner.
+//
+// With ShowSuppressed, each suppressed finding follows as a ::notice titled
+// "RULE (suppressed)" with its reason: a notice does not fail a check.
 func (r Report) GitHubAnnotations(w io.Writer) error {
 	var b strings.Builder
-	for _, f := range r.Findings {
+	annotate := func(command, title string, f analyze.Finding, tail string) {
 		var props []string
 		if file, ok := sourceFile(f.Source); ok {
 			props = append(props, "file="+escapeGitHubProperty(file))
@@ -23,12 +26,19 @@ func (r Report) GitHubAnnotations(w io.Writer) error {
 				props = append(props, "line="+strconv.Itoa(f.Source.Line))
 			}
 		}
-		props = append(props, "title="+escapeGitHubProperty(string(f.Rule.ID)))
-		msg := f.Object.String() + ": " + f.Message
+		props = append(props, "title="+escapeGitHubProperty(title))
+		msg := f.Object.String() + ": " + f.Message + tail
+		fmt.Fprintf(&b, "::%s %s::%s\n", command, strings.Join(props, ","), escapeGitHubData(msg))
+	}
+	for _, f := range r.Findings {
+		fix := ""
 		if f.Fix != "" {
-			msg += "\nFix: " + f.Fix
+			fix = "\nFix: " + f.Fix
 		}
-		fmt.Fprintf(&b, "::%s %s::%s\n", githubCommand(f.Severity), strings.Join(props, ","), escapeGitHubData(msg))
+		annotate(githubCommand(f.Severity), string(f.Rule.ID), f, fix)
+	}
+	for _, f := range r.listedSuppressed() {
+		annotate("notice", string(f.Rule.ID)+" (suppressed)", f, "\nSuppressed: "+f.Suppression.Justification)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
+	"github.com/kubectl-gwtls/kubectl-gwtls/rules"
 )
 
 // MarkdownOptions tune the Markdown report.
@@ -17,6 +18,9 @@ type MarkdownOptions struct {
 	SourceURL string
 	// Title is the report's heading; "kubectl-gwtls" when empty.
 	Title string
+	// ShowSuppressed lists the findings the manifest suppresses, with their
+	// reasons; otherwise they are only counted.
+	ShowSuppressed bool
 }
 
 // Markdown writes a pull-request comment: counts, the findings, every listener with
@@ -24,6 +28,7 @@ type MarkdownOptions struct {
 // Output is deterministic.
 func Markdown(w io.Writer, res *analyze.Result, opts MarkdownOptions) error {
 	r := NewReport(res)
+	r.ShowSuppressed = opts.ShowSuppressed
 	var b strings.Builder
 	title := opts.Title
 	if title == "" {
@@ -44,6 +49,12 @@ func Markdown(w io.Writer, res *analyze.Result, opts MarkdownOptions) error {
 	fmt.Fprintf(&b, "## %s: %s\n\n", mdCell(title), verdict)
 	fmt.Fprintf(&b, "| objects | listeners | route attachments | errors | warnings | info |\n|---:|---:|---:|---:|---:|---:|\n")
 	fmt.Fprintf(&b, "| %d | %d | %d | %d | %d | %d |\n\n", s.Objects, len(r.Listeners), routes, s.Errors, s.Warnings, s.Info)
+	if s.Suppressed > 0 {
+		fmt.Fprintf(&b, "%s suppressed in the manifest (%s).\n\n", plural(s.Suppressed, "finding"), mdCode(rules.IgnoreAnnotation))
+	}
+	if bs := s.Baseline; bs != nil {
+		fmt.Fprintf(&b, "Baseline %s: %d new, %d known, %d no longer found.\n\n", mdCode(bs.File), bs.New, bs.Unchanged+bs.Updated, bs.Absent)
+	}
 	if len(s.Skipped) > 0 {
 		kinds := make([]string, 0, len(s.Skipped))
 		for k, n := range s.Skipped {
@@ -65,7 +76,7 @@ func Markdown(w io.Writer, res *analyze.Result, opts MarkdownOptions) error {
 				details = append(details, f)
 				fix += " (below)"
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", severityEmoji(f.Severity), f.Severity, mdCode(string(f.Rule.ID)),
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", severityEmoji(f.Severity), f.Severity, mdRule(f.Rule),
 				mdCell(f.Object.String()), mdSource(f.Source, opts.SourceURL), mdCell(oneLine(f.Message)), mdCell(fix))
 		}
 		b.WriteString("\n")
@@ -77,6 +88,15 @@ func Markdown(w io.Writer, res *analyze.Result, opts MarkdownOptions) error {
 			}
 			fmt.Fprintf(&b, "%s\n%s\n%s\n\n</details>\n\n", fence, strings.TrimRight(f.Fix, "\n"), fence)
 		}
+	}
+
+	if suppressed := r.listedSuppressed(); len(suppressed) > 0 {
+		b.WriteString("### Suppressed\n\n| severity | rule | object | source | message | reason |\n|---|---|---|---|---|---|\n")
+		for _, f := range suppressed {
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", f.Severity, mdRule(f.Rule), mdCell(f.Object.String()),
+				mdSource(f.Source, opts.SourceURL), mdCell(oneLine(f.Message)), mdCell(oneLine(f.Suppression.Justification)))
+		}
+		b.WriteString("\n")
 	}
 
 	b.WriteString("### Listeners\n\n")
@@ -154,6 +174,11 @@ func mdCode(s string) string {
 		return mdCell(s)
 	}
 	return "`" + strings.ReplaceAll(s, "|", `\|`) + "`"
+}
+
+// mdRule writes the rule ID as a link to its entry in the catalog.
+func mdRule(r *rules.Rule) string {
+	return "[" + mdCode(string(r.ID)) + "](" + r.HelpURI() + ")"
 }
 
 // mdSource writes file:line as code, or as a link to SourceURL/FILE#LLINE.

@@ -81,6 +81,19 @@ type sarifResult struct {
 	Message             sarifText         `json:"message"`
 	Locations           []sarifLocation   `json:"locations"`
 	PartialFingerprints map[string]string `json:"partialFingerprints"`
+	// Suppressions is empty, never null, on a result no suppression matches:
+	// suppression information is available for every result, and SARIF
+	// (section 3.27.23) wants it on all results or none.
+	Suppressions []sarifSuppression `json:"suppressions"`
+	// BaselineState is set on every result when a baseline was compared, on
+	// none otherwise (section 3.27.24).
+	BaselineState string `json:"baselineState,omitempty"`
+}
+
+// sarifSuppression is an in-source suppression and its reason (section 3.35).
+type sarifSuppression struct {
+	Kind          string `json:"kind"`
+	Justification string `json:"justification"`
 }
 
 type sarifLocation struct {
@@ -108,12 +121,28 @@ type sarifLogicalLocation struct {
 }
 
 // SARIF writes the findings as a SARIF 2.1.0 log with one run: one rule per
-// rule the findings report (sorted by ID), described from the registry, and one
-// result per finding in the report's order.
+// rule the results report (sorted by ID), described from the registry, and one
+// result per finding. The results are every finding found, in the report's
+// order: those reported, those the manifest suppresses (with their
+// suppression) and those a baseline knows; then the baseline's findings no
+// longer found, with baselineState absent.
 func (r Report) SARIF(w io.Writer, toolVersion string) error {
+	found := r.Findings
+	var absent []analyze.Finding
+	if len(r.Suppressed) > 0 || r.baseline != nil && len(r.baseline.Known) > 0 {
+		found = slices.Concat(r.Findings, r.Suppressed)
+		if r.baseline != nil {
+			found = append(found, r.baseline.Known...)
+		}
+		slices.SortStableFunc(found, analyze.CompareFindings)
+	}
+	if r.baseline != nil {
+		absent = r.baseline.Absent
+	}
+	all := slices.Concat(found, absent)
 	index := map[*rules.Rule]int{}
 	var reported []*rules.Rule
-	for _, f := range r.Findings {
+	for _, f := range all {
 		if _, ok := index[f.Rule]; !ok {
 			index[f.Rule] = 0
 			reported = append(reported, f.Rule)
@@ -125,8 +154,8 @@ func (r Report) SARIF(w io.Writer, toolVersion string) error {
 		index[rule] = i
 		descriptors[i] = sarifRuleOf(rule)
 	}
-	results := make([]sarifResult, 0, len(r.Findings))
-	for _, f := range r.Findings {
+	results := make([]sarifResult, 0, len(all))
+	for _, f := range all {
 		results = append(results, sarifResultOf(f, index[f.Rule]))
 	}
 	log := sarifLog{
@@ -170,18 +199,24 @@ func sarifResultOf(f analyze.Finding, ruleIndex int) sarifResult {
 			loc.PhysicalLocation.Region = &sarifRegion{StartLine: f.Source.Line}
 		}
 	}
+	suppressions := []sarifSuppression{}
+	if s := f.Suppression; s != nil {
+		suppressions = append(suppressions, sarifSuppression{Kind: s.Kind, Justification: s.Justification})
+	}
 	return sarifResult{
 		RuleID: string(f.Rule.ID), RuleIndex: ruleIndex, Level: sarifLevel(f.Severity),
 		Message:             sarifText{Text: text},
 		Locations:           []sarifLocation{loc},
-		PartialFingerprints: map[string]string{fingerprintKey: findingFingerprint(f)},
+		PartialFingerprints: map[string]string{fingerprintKey: findingFingerprint(f.Key())},
+		Suppressions:        suppressions,
+		BaselineState:       string(f.BaselineState),
 	}
 }
 
 // findingFingerprint identifies a finding across runs independently of lines
-// moving: the rule, the object and the field.
-func findingFingerprint(f analyze.Finding) string {
-	sum := sha256.Sum256([]byte(string(f.Rule.ID) + "\x00" + f.Object.String() + "\x00" + f.Field))
+// moving: its key, the rule, the object and the field, as baselines match it.
+func findingFingerprint(k analyze.FindingKey) string {
+	sum := sha256.Sum256([]byte(string(k.Rule) + "\x00" + k.Object.String() + "\x00" + k.Field))
 	return hex.EncodeToString(sum[:16])
 }
 
