@@ -56,20 +56,29 @@ Exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage, load or connecti
 		},
 	}
 	o.Input.AddFlags(cmd)
+	o.Input.AddFindingFlags(cmd)
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "output format: table (default), wide, json, yaml, sarif (SARIF 2.1.0 for code scanning), github (GitHub Actions annotations)")
 	cmd.Flags().StringVar(&o.FailOn, "fail-on", "error", "exit 1 when a finding has this severity or higher: error, warning, info, none")
 	cmd.Flags().StringVar(&o.Color, "color", "auto", "colour the table: auto (on a terminal, unless NO_COLOR is set), always, never")
 	return cmd
 }
 
-// Complete parses the flags' values.
+// Complete parses the flags' values; --fail-on comes from the configuration
+// file unless it is set.
 func (o *AnalyzeOptions) Complete(cmd *cobra.Command, args []string) error {
+	if err := o.Input.Complete(); err != nil {
+		return err
+	}
+	if o.Input.fromConfig("fail-on", "failOn") {
+		o.failOn = o.Input.config.FailOn
+		return nil
+	}
 	sev, err := analyze.ParseSeverity(o.FailOn)
 	if err != nil {
 		return usageErrorf("--fail-on: %w", err)
 	}
 	o.failOn = sev
-	return o.Input.Complete()
+	return nil
 }
 
 // Validate checks the flags.
@@ -92,6 +101,7 @@ func (o *AnalyzeOptions) Run(ctx context.Context) error {
 		return err
 	}
 	report := render.NewReport(res)
+	report.ShowSuppressed = o.Input.Findings.ShowSuppressed
 	switch o.Output {
 	case "json":
 		err = report.JSON(o.Out)

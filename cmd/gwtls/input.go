@@ -12,12 +12,14 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
+	"github.com/kubectl-gwtls/kubectl-gwtls/config"
 	"github.com/kubectl-gwtls/kubectl-gwtls/load"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
@@ -65,6 +67,14 @@ type InputOptions struct {
 	// Timings prints how long loading and analysis took to stderr (hidden flag).
 	Timings bool
 	loaded  time.Time
+
+	// ConfigFile is --config (config.go); config is the file read, nil for none.
+	ConfigFile string
+	config     *config.Config
+	flags      *pflag.FlagSet
+	// Findings are the flags of commands that print findings (findings.go);
+	// nil for the others.
+	Findings *FindingOptions
 }
 
 // NewInputOptions returns InputOptions with kubectl's defaults.
@@ -81,6 +91,8 @@ func NewInputOptions(configFlags *genericclioptions.ConfigFlags) *InputOptions {
 
 // AddFlags registers the input and analysis flags.
 func (o *InputOptions) AddFlags(cmd *cobra.Command) {
+	o.flags = cmd.Flags()
+	cmd.Flags().StringVar(&o.ConfigFile, "config", "", configUsage)
 	o.FileFlags.AddFlags(cmd.Flags())
 	cmd.Flags().BoolVarP(&o.AllNamespaces, "all-namespaces", "A", false, "read every namespace of the cluster")
 	cmd.Flags().Int64Var(&o.ChunkSize, "chunk-size", o.ChunkSize, "read a cluster's objects in pages of this many (as kubectl does); 0 lists each kind at once")
@@ -96,8 +108,15 @@ func (o *InputOptions) AddFlags(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&o.MaxInputBytes, "max-input-bytes", o.MaxInputBytes, "the most one run reads, from files and stdin or from the cluster's responses (a quantity: 512Mi, 2Gi)")
 }
 
-// Complete parses the flags' values and resolves the namespace.
+// Complete reads the configuration file, parses the flags' values and
+// resolves the namespace.
 func (o *InputOptions) Complete() error {
+	if err := o.loadConfig(); err != nil {
+		return err
+	}
+	if err := o.completeFindings(); err != nil {
+		return err
+	}
 	o.now = time.Now()
 	if o.Now != "" {
 		t, err := time.Parse(time.RFC3339, o.Now)
@@ -247,6 +266,9 @@ func (o *InputOptions) Result(ctx context.Context, streams genericiooptions.IOSt
 	collected := collectBeforeAnalysis(m)
 	gc := time.Since(o.loaded)
 	res := o.Analyze(m)
+	if err := o.triage(res, streams); err != nil {
+		return nil, err
+	}
 	if o.Timings {
 		note := ""
 		if collected {

@@ -47,6 +47,7 @@ output is deterministic.`,
 		},
 	}
 	o.Input.AddFlags(cmd)
+	o.Input.AddFindingFlags(cmd)
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "markdown", "output format: markdown")
 	cmd.Flags().StringVar(&o.SourceURL, "source-url", "", "link file:line to SOURCE_URL/FILE#LLINE (e.g. https://github.com/OWNER/REPO/blob/SHA)")
 	cmd.Flags().StringVar(&o.Title, "title", "kubectl-gwtls", "the report's heading")
@@ -74,5 +75,5 @@ func (o *RenderReportOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return render.Markdown(o.Out, res, render.MarkdownOptions{SourceURL: o.SourceURL, Title: o.Title})
+	return render.Markdown(o.Out, res, render.MarkdownOptions{SourceURL: o.SourceURL, Title: o.Title, ShowSuppressed: o.Input.Findings.ShowSuppressed})
 }

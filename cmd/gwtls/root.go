@@ -55,6 +55,7 @@ BackendTLSPolicies. It reads manifests (-f, -k) or the current cluster.`,
 	root.AddCommand(NewCmdSimulate(streams, configFlags))
 	root.AddCommand(NewCmdProbe(streams, configFlags))
 	root.AddCommand(NewCmdExplain(streams, configFlags))
+	root.AddCommand(NewCmdRules(streams))
 	root.AddCommand(NewCmdVersion(streams))
 	root.AddCommand(NewCmdCompletion(streams))
 	return root

@@ -1,0 +1,169 @@
+package gwtls
+
+import (
+	"context"
+	"crypto/x509"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
+	"github.com/kubectl-gwtls/kubectl-gwtls/config"
+	"github.com/kubectl-gwtls/kubectl-gwtls/load"
+	"github.com/kubectl-gwtls/kubectl-gwtls/render"
+	"github.com/kubectl-gwtls/kubectl-gwtls/rules"
+	"github.com/kubectl-gwtls/kubectl-gwtls/triage"
+)
+
+// RulesOptions are the options of `rules`.
+type RulesOptions struct {
+	Output string
+	Color  string
+
+	selected []*rules.Rule
+	genericiooptions.IOStreams
+}
+
+// NewCmdRules builds `rules`.
+func NewCmdRules(streams genericiooptions.IOStreams) *cobra.Command {
+	o := &RulesOptions{IOStreams: streams}
+	cmd := &cobra.Command{
+		Use:   "rules [RULE...]",
+		Short: "List every rule: what it checks, the spec text it enforces, how to fix it",
+		Long: `Rules prints the rule catalog: every rule's ID, default severity and summary, and
+with -o json or -o markdown its help, fix, the spec text it enforces and a minimal
+failing manifest with what analyze reports on it. RULE is an ID or a glob
+(certificate/*, */ResolvedRefs/*), as in .gwtls.yaml and suppressions.
+docs/rules.md is the Markdown of this command.`,
+		Example: `  # Every rule
+  ` + commandName() + ` rules
+
+  # The certificate rules, in full
+  ` + commandName() + ` rules 'certificate/*' -o markdown`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.Complete(cmd, args); err != nil {
+				return err
+			}
+			if err := o.Validate(); err != nil {
+				return err
+			}
+			return o.Run(cmd.Context())
+		},
+	}
+	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "output format: table (default), json, markdown")
+	cmd.Flags().StringVar(&o.Color, "color", "auto", "colour the table: auto, always, never")
+	return cmd
+}
+
+// Complete selects the rules the arguments name, every rule without any.
+func (o *RulesOptions) Complete(cmd *cobra.Command, args []string) error {
+	o.selected = nil
+	if len(args) == 0 {
+		o.selected = rules.All()
+		return nil
+	}
+	seen := map[*rules.Rule]bool{}
+	for _, a := range args {
+		matched, err := config.MatchRules(a)
+		if err != nil {
+			return usageError{err}
+		}
+		for _, r := range matched {
+			if !seen[r] {
+				seen[r] = true
+				o.selected = append(o.selected, r)
+			}
+		}
+	}
+	return nil
+}
+
+// Validate checks the flags.
+func (o *RulesOptions) Validate() error {
+	switch o.Output {
+	case "", "table", "json", "markdown", "md":
+	default:
+		return usageErrorf("--output %q: want table, json or markdown", o.Output)
+	}
+	return validColor(o.Color)
+}
+
+// Run prints the catalog.
+func (o *RulesOptions) Run(ctx context.Context) error {
+	if o.Output == "" || o.Output == "table" {
+		entries := make([]render.CatalogEntry, len(o.selected))
+		for i, r := range o.selected {
+			entries[i] = render.CatalogEntry{Rule: r}
+		}
+		return render.CatalogTable(o.Out, entries, render.Style{Color: useColor(o.Color, o.Out)})
+	}
+	entries, err := catalogEntries(o.selected)
+	if err != nil {
+		return err
+	}
+	if o.Output == "json" {
+		return render.CatalogJSON(o.Out, entries)
+	}
+	return render.CatalogMarkdown(o.Out, entries, "kubectl gwtls")
+}
+
+// catalogEntries runs each rule's example through the engine, as analyze
+// would at rules.ExampleNow, so the catalog shows what analyze reports.
+func catalogEntries(selected []*rules.Rule) ([]render.CatalogEntry, error) {
+	entries := make([]render.CatalogEntry, 0, len(selected))
+	for _, r := range selected {
+		e := render.CatalogEntry{Rule: r}
+		if ex, ok := r.Example(); ok {
+			findings, err := exampleFindings(ex)
+			if err != nil {
+				return nil, fmt.Errorf("rule %s: example %s: %w", r.ID, ex.Name, err)
+			}
+			e.Example, e.Findings = &ex, findings
+		}
+		entries = append(entries, e)
+	}
+	return entries, nil
+}
+
+// exampleFindings are the findings analyze reports on an example: its
+// manifest read as from stdin, its flags, the clock at rules.ExampleNow, and
+// the manifest's suppressions applied.
+func exampleFindings(ex rules.Example) ([]analyze.Finding, error) {
+	now, err := time.Parse(time.RFC3339, rules.ExampleNow)
+	if err != nil {
+		return nil, err
+	}
+	m, err := load.Files(load.FileOptions{Filenames: []string{"-"}, Stdin: strings.NewReader(ex.Manifest), DefaultNamespace: "default"})
+	if err != nil {
+		return nil, err
+	}
+	opts := analyze.Options{Now: now}
+	for i := 0; i+1 < len(ex.Flags); i += 2 {
+		switch name, value := ex.Flags[i], ex.Flags[i+1]; name {
+		case "--external":
+			e, err := analyze.ParseExternal(value)
+			if err != nil {
+				return nil, err
+			}
+			opts.External = append(opts.External, e)
+		case "--supported-features":
+			opts.Features = analyze.ParseFeatures(value)
+		case "--ca-bundle":
+			opts.CABundle = x509.NewCertPool()
+			if !opts.CABundle.AppendCertsFromPEM(ex.Files[value]) {
+				return nil, fmt.Errorf("--ca-bundle %s: no PEM certificate", value)
+			}
+		default:
+			return nil, fmt.Errorf("flag %s: an example may use --external, --supported-features and --ca-bundle", name)
+		}
+	}
+	if len(ex.Flags)%2 != 0 {
+		return nil, fmt.Errorf("flags %v: want --name value pairs", ex.Flags)
+	}
+	res := analyze.Analyze(m, opts)
+	triage.Apply(res, nil)
+	return res.Findings, nil
+}
