@@ -452,7 +452,7 @@ func (r Report) notReported() string {
 	if b := r.Summary.Baseline; b != nil {
 		part := fmt.Sprintf("baseline %s: %d new, %d known", b.File, b.New, b.Unchanged+b.Updated)
 		if b.Absent > 0 {
-			part += fmt.Sprintf(", %d no longer found (--write-baseline records the findings of today)", b.Absent)
+			part += fmt.Sprintf(", %d no longer found (rewrite it with --write-baseline)", b.Absent)
 		}
 		parts = append(parts, part)
 	}
