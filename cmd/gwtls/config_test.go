@@ -31,7 +31,7 @@ spec:
 
 // The nearest .gwtls.yaml from the working directory up is read, and names
 // itself in errors as the user can find it; --config names another;
-// --config='' reads none.
+// --config=” reads none.
 func TestConfigDiscovery(t *testing.T) {
 	root := t.TempDir()
 	manifest := filepath.Join(root, "deploy", "routes.yaml")
