@@ -124,3 +124,29 @@ func TestConfigPrecedence(t *testing.T) {
 		}
 	}
 }
+
+// A baseline named by the configuration is read relative to it; the first
+// --write-baseline creates it, and later runs report only what is new.
+func TestBaselineFromConfiguration(t *testing.T) {
+	root := t.TempDir()
+	manifest := filepath.Join(root, "deploy", "routes.yaml")
+	writeFile(t, manifest, orphanRoute)
+	writeFile(t, filepath.Join(root, ".gwtls.yaml"), "baseline: gwtls-baseline.json\nfailOn: warning\n")
+	t.Chdir(filepath.Join(root, "deploy"))
+
+	if _, stderr, code := run(t, "", "analyze", "-f", manifest); code != ExitError || !strings.Contains(stderr, "gwtls-baseline.json") {
+		t.Errorf("a configured baseline that does not exist: exit %d, want %d naming it\n%s", code, ExitError, stderr)
+	}
+	_, stderr, code := run(t, "", "analyze", "-f", manifest, "--write-baseline", "../gwtls-baseline.json")
+	if code != ExitClean || !strings.Contains(stderr, "wrote baseline ../gwtls-baseline.json: 1 findings") {
+		t.Fatalf("--write-baseline: exit %d\n%s", code, stderr)
+	}
+	out, stderr, code := run(t, "", "analyze", "-f", manifest)
+	if code != ExitClean || !strings.Contains(out, "baseline ../gwtls-baseline.json: 0 new, 1 known") {
+		t.Errorf("with the configured baseline: exit %d\n%s%s", code, out, stderr)
+	}
+	writeFile(t, manifest, orphanRoute+"---\n"+strings.ReplaceAll(orphanRoute, "orphan", "second"))
+	if out, _, code := run(t, "", "analyze", "-f", manifest); code != ExitFindings || !strings.Contains(out, "HTTPRoute/apps/second") || strings.Contains(out, "HTTPRoute/apps/orphan ") {
+		t.Errorf("a new finding: exit %d\n%s", code, out)
+	}
+}

@@ -1,7 +1,9 @@
 package gwtls
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -47,7 +49,10 @@ func (o *InputOptions) completeFindings() error {
 		return nil
 	}
 	b, err := triage.ReadBaseline(f.Baseline)
-	if err != nil {
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && f.WriteBaseline != "":
+		return nil // the first --write-baseline: there is nothing to compare with yet
+	case err != nil:
 		return loadError{err}
 	}
 	f.baseline = b
