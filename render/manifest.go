@@ -13,10 +13,10 @@ import (
 )
 
 // ShownManifest is a manifest as the catalog shows it: its "# flags:" and
-// "# also fires:" lines dropped (the catalog says them in prose), and every PEM value (base64 in a Secret's data, or a block scalar
-// in a ConfigMap) replaced by a description of what it holds. No private key
-// is ever printed, and a certificate reads as what it is: names, key,
-// signature, validity and issuer.
+// "# also fires:" lines dropped (the catalog says them in prose), and every
+// long base64 value and PEM block scalar replaced by a description of what it
+// holds. No private key is ever printed, and a certificate reads as what it
+// is: names, key, signature, validity and issuer.
 func ShownManifest(manifest string) string {
 	lines := strings.Split(manifest, "\n")
 	out := make([]string, 0, len(lines))
@@ -26,8 +26,14 @@ func ShownManifest(manifest string) string {
 			continue
 		}
 		if m := base64Value.FindStringSubmatch(line); m != nil {
-			if data, err := base64.StdEncoding.DecodeString(m[3]); err == nil && strings.Contains(string(data), "-----BEGIN") {
-				out = append(out, m[1]+m[2]+": "+describePEM(data))
+			// Any long base64 value is described, not printed: it may be a key
+			// in a form that is not PEM.
+			if data, err := base64.StdEncoding.DecodeString(m[3]); err == nil {
+				desc := fmt.Sprintf("<%d bytes>", len(data))
+				if strings.Contains(string(data), "-----BEGIN") {
+					desc = describePEM(data)
+				}
+				out = append(out, m[1]+m[2]+": "+desc)
 				continue
 			}
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
 	"github.com/kubectl-gwtls/kubectl-gwtls/config"
+	"github.com/kubectl-gwtls/kubectl-gwtls/rules"
 )
 
 // Apply applies the configuration (nil: the defaults) and the manifest's
@@ -21,9 +22,11 @@ import (
 // added. The findings stay in the order CompareFindings gives.
 func Apply(res *analyze.Result, cfg *config.Config) {
 	ignores := readIgnores(res.Model)
-	var kept, suppressed []analyze.Finding
+	configure := configurer(cfg)
+	kept := res.Findings[:0:0]
+	var suppressed []analyze.Finding
 	for _, f := range res.Findings {
-		f, on := configure(f, cfg)
+		f, on := configure(f)
 		if !on {
 			continue
 		}
@@ -34,25 +37,39 @@ func Apply(res *analyze.Result, cfg *config.Config) {
 		}
 		kept = append(kept, f)
 	}
+	added := false
 	for _, f := range ignores.problems(cfg) {
-		if f, on := configure(f, cfg); on {
+		if f, on := configure(f); on {
 			kept = append(kept, f)
+			added = true
 		}
 	}
-	slices.SortStableFunc(kept, analyze.CompareFindings)
+	if added { // the engine's findings are in order already
+		slices.SortStableFunc(kept, analyze.CompareFindings)
+	}
 	res.Findings = kept
 	res.Suppressed = suppressed
 }
 
-// configure is the finding as the configuration has it: whether its rule runs,
-// and at which severity.
-func configure(f analyze.Finding, cfg *config.Config) (analyze.Finding, bool) {
-	rc := cfg.Rule(f.Rule)
-	if rc.Off {
-		return f, false
+// configurer makes a finding what the configuration has it be: whether its
+// rule runs, and at which severity. Each rule is looked up once.
+func configurer(cfg *config.Config) func(analyze.Finding) (analyze.Finding, bool) {
+	byRule := map[*rules.Rule]config.RuleConfig{}
+	return func(f analyze.Finding) (analyze.Finding, bool) {
+		if cfg == nil {
+			return f, true
+		}
+		rc, ok := byRule[f.Rule]
+		if !ok {
+			rc = cfg.Rule(f.Rule)
+			byRule[f.Rule] = rc
+		}
+		if rc.Off {
+			return f, false
+		}
+		if rc.Severity != nil {
+			f.Severity = *rc.Severity
+		}
+		return f, true
 	}
-	if rc.Severity != nil {
-		f.Severity = *rc.Severity
-	}
-	return f, true
 }
