@@ -170,8 +170,8 @@ func TestConfigExamplesValidate(t *testing.T) {
 		schemaErr := validate(t, s, doc)
 		_, decodeErr := config.Parse(name, doc)
 		switch {
-		case bad && decodeErr == nil:
-			t.Errorf("%s: a mistake on purpose, but the tool accepts it", name)
+		case bad && (decodeErr == nil || schemaErr == nil):
+			t.Errorf("%s: a mistake on purpose, but the tool (%v) or the schema (%v) accepts it", name, decodeErr, schemaErr)
 		case !bad && (schemaErr != nil || decodeErr != nil):
 			t.Errorf("%s: schema: %v; tool: %v", name, schemaErr, decodeErr)
 		}
