@@ -21,9 +21,10 @@ type ClientHello struct {
 }
 
 // MaxClientHello bounds how many bytes the proxy reads before it must have a whole
-// ClientHello: a TLS record holds at most 2^14 bytes of plaintext (RFC 8446 §5.1), and
-// a ClientHello larger than one record is refused.
-const MaxClientHello = 5 + 1<<14
+// ClientHello, record headers included. A ClientHello may span several records
+// (RFC 8446 §5.1); crypto/tls refuses handshake messages over 64 KiB, and common
+// clients send 0.5 to 2 KiB (one post-quantum key share is about 1.2 KiB).
+const MaxClientHello = 64 << 10
 
 const (
 	recordTypeHandshake   = 22
@@ -33,6 +34,9 @@ const (
 	serverNameTypeHost    = 0
 	recordHeaderLen       = 5
 	handshakeHeaderLength = 4
+	// maxPlaintext is the most a TLSPlaintext record may hold (RFC 8446 §5.1:
+	// "The length MUST NOT exceed 2^14 bytes").
+	maxPlaintext = 1 << 14
 )
 
 // ErrNotTLS is returned when the first bytes are not a TLS handshake record.
@@ -50,71 +54,138 @@ func PeekClientHello(c net.Conn, max int, deadline time.Time) (*ClientHello, []b
 		return nil, nil, err
 	}
 	defer c.SetReadDeadline(time.Time{})
-	buf := make([]byte, 0, 2048)
+	a := &helloAssembler{max: max, raw: make([]byte, 0, 2048)}
 	for {
-		need, err := helloLength(buf)
+		msg, err := a.message()
 		if err != nil {
-			return nil, buf, err
+			return nil, a.raw, err
 		}
-		if need > max {
-			return nil, buf, fmt.Errorf("ClientHello of %d bytes exceeds the limit of %d", need, max)
+		if msg != nil {
+			h, err := parseClientHelloMessage(msg)
+			return h, a.raw, err
 		}
-		if need > 0 && len(buf) >= need {
-			h, err := ParseClientHello(buf[:need])
-			return h, buf, err
-		}
-		if len(buf) == cap(buf) {
-			grow := min(2*cap(buf), max)
-			if grow <= len(buf) {
-				return nil, buf, fmt.Errorf("ClientHello exceeds the limit of %d bytes", max)
+		if len(a.raw) == cap(a.raw) {
+			grow := min(2*cap(a.raw), max)
+			if grow <= len(a.raw) {
+				return nil, a.raw, fmt.Errorf("ClientHello exceeds the limit of %d bytes", max)
 			}
-			nb := make([]byte, len(buf), grow)
-			copy(nb, buf)
-			buf = nb
+			nb := make([]byte, len(a.raw), grow)
+			copy(nb, a.raw)
+			a.raw = nb
 		}
-		n, err := c.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
+		n, err := c.Read(a.raw[len(a.raw):cap(a.raw)])
+		a.raw = a.raw[:len(a.raw)+n]
 		if err != nil && n == 0 {
-			return nil, buf, fmt.Errorf("reading the ClientHello: %w", err)
+			return nil, a.raw, fmt.Errorf("reading the ClientHello: %w", err)
 		}
 	}
 }
 
-// helloLength is the length of the first TLS record once its header is in b (0
-// while it is not). The ClientHello must fit in that one record.
-func helloLength(b []byte) (int, error) {
-	if len(b) == 0 {
-		return 0, nil
-	}
-	if b[0] != recordTypeHandshake {
-		return 0, ErrNotTLS
-	}
-	if len(b) < recordHeaderLen {
-		return 0, nil
-	}
-	return recordHeaderLen + int(binary.BigEndian.Uint16(b[3:5])), nil
+// helloAssembler reassembles the first handshake message from the TLS records
+// read so far (RFC 8446 §5.1: "Handshake messages MAY be fragmented across
+// multiple TLSPlaintext records"). It consumes each record once, so a client
+// that trickles tiny records costs linear work, and it gives up as soon as the
+// records, or the length the message declares, exceed max bytes.
+type helloAssembler struct {
+	max int
+	// raw is every byte read; off is where the first record not yet consumed
+	// starts.
+	raw []byte
+	off int
+	// msg is the handshake message's bytes so far, header included.
+	msg []byte
 }
 
-// ParseClientHello parses one TLS record holding a whole ClientHello. It never
-// panics on any input (FuzzParseClientHello).
-func ParseClientHello(record []byte) (*ClientHello, error) {
+// message is the whole handshake message once its records are in raw; nil
+// while more bytes are needed.
+func (a *helloAssembler) message() ([]byte, error) {
+	for {
+		if done, err := a.complete(); done || err != nil {
+			return a.msg, err
+		}
+		rest := a.raw[a.off:]
+		if len(rest) > 0 && rest[0] != recordTypeHandshake {
+			if a.off == 0 {
+				return nil, ErrNotTLS
+			}
+			// RFC 8446 §5.1: handshake messages MUST NOT be interleaved with
+			// other record types.
+			return nil, fmt.Errorf("malformed ClientHello: a record of type %d inside it (RFC 8446 §5.1)", rest[0])
+		}
+		if len(rest) < recordHeaderLen {
+			return nil, nil
+		}
+		n := int(binary.BigEndian.Uint16(rest[3:5]))
+		switch {
+		case n == 0:
+			// RFC 8446 §5.1: "Implementations MUST NOT send zero-length
+			// fragments of Handshake types".
+			return nil, errors.New("malformed ClientHello: an empty handshake record (RFC 8446 §5.1)")
+		case n > maxPlaintext:
+			return nil, fmt.Errorf("malformed ClientHello: a record of %d bytes, over the 2^14 of RFC 8446 §5.1", n)
+		case a.off+recordHeaderLen+n > a.max:
+			return nil, fmt.Errorf("ClientHello records exceed the limit of %d bytes", a.max)
+		case len(rest) < recordHeaderLen+n:
+			return nil, nil
+		}
+		a.msg = append(a.msg, rest[recordHeaderLen:recordHeaderLen+n]...)
+		a.off += recordHeaderLen + n
+	}
+}
+
+// complete reports whether msg holds the whole handshake message, cutting off
+// what follows it in its last record (a client's next flight, such as early
+// data, is not the router's business).
+func (a *helloAssembler) complete() (bool, error) {
+	if len(a.msg) < handshakeHeaderLength {
+		return false, nil
+	}
+	if a.msg[0] != handshakeClientHello {
+		return false, errors.New("malformed ClientHello: not a ClientHello")
+	}
+	n := handshakeHeaderLength + (int(a.msg[1])<<16 | int(a.msg[2])<<8 | int(a.msg[3]))
+	if n > a.max {
+		return false, fmt.Errorf("ClientHello of %d bytes exceeds the limit of %d", n, a.max)
+	}
+	if len(a.msg) < n {
+		return false, nil
+	}
+	a.msg = a.msg[:n]
+	return true, nil
+}
+
+// ParseClientHello parses a ClientHello from the TLS records that hold it, one
+// or several (RFC 8446 §5.1). It never panics on any input
+// (FuzzParseClientHello, FuzzClientHelloAcrossRecords).
+func ParseClientHello(records []byte) (*ClientHello, error) {
+	a := &helloAssembler{max: MaxClientHello, raw: records}
+	msg, err := a.message()
+	if err != nil {
+		return nil, err
+	}
+	if msg == nil {
+		if len(records) == 0 {
+			return nil, ErrNotTLS
+		}
+		return nil, errors.New("malformed ClientHello: truncated")
+	}
+	return parseClientHelloMessage(msg)
+}
+
+// parseClientHelloMessage parses a whole ClientHello handshake message, its
+// 4-byte header included (RFC 8446 §4.1.2).
+func parseClientHelloMessage(msg []byte) (*ClientHello, error) {
 	bad := func(what string) (*ClientHello, error) {
 		return nil, fmt.Errorf("malformed ClientHello: %s", what)
 	}
-	if len(record) < recordHeaderLen || record[0] != recordTypeHandshake {
-		return nil, ErrNotTLS
-	}
-	r := reader(record[recordHeaderLen:])
-	if int(binary.BigEndian.Uint16(record[3:5])) != len(r) {
-		return bad("record length")
-	}
+	r := reader(msg)
 	typ, ok := r.u8()
 	if !ok || typ != handshakeClientHello {
 		return bad("not a ClientHello")
 	}
 	body, ok := r.vec(3)
 	if !ok {
-		return bad("handshake length (a ClientHello split over several records is not supported)")
+		return bad("handshake length")
 	}
 	// legacy_version, random, legacy_session_id, cipher_suites, legacy_compression_methods
 	if _, ok := body.bytes(2 + 32); !ok {
