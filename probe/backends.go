@@ -14,7 +14,6 @@ import (
 	"math/big"
 	"net"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -149,47 +148,35 @@ func (ca *BackendCA) Issue(names []string) (tls.Certificate, error) {
 
 // builtinBackend stands in for one backendRef of one route: it answers every
 // connection with its identification, over TLS when the configuration expects the
-// backend to speak TLS (passthrough, or a BackendTLSPolicy).
+// backend to speak TLS (passthrough, or a BackendTLSPolicy). It serves at most
+// Options.MaxBackendConns connections at a time, whoever connects: it listens
+// where the proxy does.
 type builtinBackend struct {
-	ln      net.Listener
+	acc     *acceptor
 	ident   string
 	tls     *tls.Config // nil: plain TCP
-	timeout time.Duration
-	wg      sync.WaitGroup
+	timeout timeouts
 }
 
-func startBuiltin(listenAddress, ident string, cfg *tls.Config, timeout time.Duration) (*builtinBackend, error) {
+// timeouts are the proxy's deadlines: the handshake's, and the whole
+// connection's.
+type timeouts struct {
+	handshake, conn time.Duration
+}
+
+func startBuiltin(listenAddress, ident string, cfg *tls.Config, t timeouts, limit int, log *warnings) (*builtinBackend, error) {
 	ln, err := net.Listen("tcp", net.JoinHostPort(listenAddress, "0"))
 	if err != nil {
 		return nil, fmt.Errorf("built-in backend %s: %w", ident, err)
 	}
-	b := &builtinBackend{ln: ln, ident: ident, tls: cfg, timeout: timeout}
-	b.wg.Add(1)
-	go b.serve()
+	b := &builtinBackend{ident: ident, tls: cfg, timeout: t}
+	b.acc = newAcceptor(ln, "built-in backend "+strings.TrimPrefix(ident, IdentPrefix+" ")+" on "+ln.Addr().String(), limit, log, b.answer)
 	return b, nil
 }
 
-func (b *builtinBackend) addr() string { return b.ln.Addr().String() }
+func (b *builtinBackend) addr() string { return b.acc.ln.Addr().String() }
 
-func (b *builtinBackend) close() {
-	b.ln.Close()
-	b.wg.Wait()
-}
-
-func (b *builtinBackend) serve() {
-	defer b.wg.Done()
-	for {
-		c, err := b.ln.Accept()
-		if err != nil {
-			return
-		}
-		b.wg.Add(1)
-		go func() {
-			defer b.wg.Done()
-			b.answer(c)
-		}()
-	}
-}
+func (b *builtinBackend) close() { b.acc.close() }
 
 // answer writes the identification: as an HTTP response when the client speaks
 // HTTP/1 (curl, the replay client), else as a raw line (openssl s_client with no
@@ -197,9 +184,9 @@ func (b *builtinBackend) serve() {
 func (b *builtinBackend) answer(c net.Conn) {
 	// A closure: c becomes the TLS connection, whose Close sends close_notify.
 	defer func() { c.Close() }()
-	c.SetDeadline(time.Now().Add(b.timeout))
 	line := b.ident
 	if b.tls != nil {
+		c.SetDeadline(time.Now().Add(b.timeout.handshake))
 		tc := tls.Server(c, b.tls)
 		if err := tc.Handshake(); err != nil {
 			return
@@ -208,7 +195,8 @@ func (b *builtinBackend) answer(c net.Conn) {
 		c = tc
 	}
 	line += "\n"
-	c.SetReadDeadline(time.Now().Add(min(b.timeout, time.Second)))
+	c.SetDeadline(time.Now().Add(b.timeout.conn))
+	c.SetReadDeadline(time.Now().Add(min(b.timeout.conn, time.Second)))
 	r := bufio.NewReaderSize(c, 4096)
 	first, err := r.ReadString('\n')
 	if err == nil && strings.Contains(first, " HTTP/1.") {
@@ -218,10 +206,10 @@ func (b *builtinBackend) answer(c net.Conn) {
 				break
 			}
 		}
-		c.SetDeadline(time.Now().Add(b.timeout))
+		c.SetDeadline(time.Now().Add(b.timeout.conn))
 		fmt.Fprintf(c, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", len(line), line)
 		return
 	}
-	c.SetDeadline(time.Now().Add(b.timeout))
+	c.SetDeadline(time.Now().Add(b.timeout.conn))
 	fmt.Fprint(c, line)
 }

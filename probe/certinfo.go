@@ -1,9 +1,11 @@
 package probe
 
 import (
+	"crypto/rsa"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/serving"
@@ -79,13 +81,17 @@ func (v Verification) String() string {
 // MarshalText writes the verification as its sentence.
 func (v Verification) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
 
-// verifyChain verifies a presented chain's trust (not its names) against roots, or,
-// without roots, against the chain's own self-signed certificates.
-func verifyChain(chain []*x509.Certificate, roots *x509.CertPool, now time.Time) Verification {
+// verifyChain verifies a presented chain's trust (not its names) against roots
+// (--ca-bundle, unless against names them), or, without roots, against the
+// chain's own self-signed certificates.
+func verifyChain(chain []*x509.Certificate, roots *x509.CertPool, against string, now time.Time) Verification {
 	if len(chain) == 0 {
 		return Verification{Status: ChainNotVerified, Err: errors.New("no certificate presented")}
 	}
 	how := "--ca-bundle"
+	if against != "" {
+		how = against
+	}
 	if roots == nil {
 		roots = x509.NewCertPool()
 		n := 0
@@ -121,12 +127,31 @@ type Handshake struct {
 	Verified Verification `json:"verified"`
 }
 
-func describeHandshake(st tls.ConnectionState, sni string, roots *x509.CertPool, now time.Time) *Handshake {
+func describeHandshake(st tls.ConnectionState, sni string, roots *x509.CertPool, against string, now time.Time) *Handshake {
 	h := &Handshake{Version: tls.VersionName(st.Version), CipherSuite: tls.CipherSuiteName(st.CipherSuite),
 		ALPN: st.NegotiatedProtocol, Chain: describeChain(st.PeerCertificates)}
 	if len(st.PeerCertificates) > 0 {
 		h.CoversSNI = st.PeerCertificates[0].VerifyHostname(sni) == nil
 	}
-	h.Verified = verifyChain(st.PeerCertificates, roots, now)
+	h.Verified = verifyChain(st.PeerCertificates, roots, against, now)
 	return h
+}
+
+// GoMaxRSAKeyBits is the largest RSA key Go's crypto/tls accepts in a peer's
+// certificate chain (crypto/tls defaultMaxRSAKeySize, checked by checkKeySize
+// before any verification, InsecureSkipVerify or not). The limit came with Go
+// 1.22 and was backported to Go 1.19.13, 1.20.8 and 1.21.1 (CVE-2023-29409);
+// GODEBUG=tlsmaxrsasize=N changes it. Go clients (kubectl, most Kubernetes
+// tooling, Go services and this probe) fail the handshake with a larger key.
+const GoMaxRSAKeyBits = 8192
+
+// oversizedRSAKey is the first certificate of a chain whose RSA key Go clients
+// refuse (GoMaxRSAKeyBits), as "a 16384-bit RSA key (CN=...)"; "" when none is.
+func oversizedRSAKey(chain []*x509.Certificate) string {
+	for _, c := range chain {
+		if k, ok := c.PublicKey.(*rsa.PublicKey); ok && k.N.BitLen() > GoMaxRSAKeyBits {
+			return fmt.Sprintf("a %d-bit RSA key (%s)", k.N.BitLen(), c.Subject)
+		}
+	}
+	return ""
 }

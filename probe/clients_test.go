@@ -119,3 +119,26 @@ func TestCurlThroughProxy(t *testing.T) {
 		}
 	})
 }
+
+// OpenSSL splits its ClientHello over two records when it is longer than
+// -max_send_frag (512 bytes at least): a long ALPN list makes it so. The proxy
+// reassembles it and routes on its SNI (RFC 8446 §5.1).
+func TestOpenSSLSplitClientHelloThroughProxy(t *testing.T) {
+	openssl := need(t, "openssl")
+	s := setupClients(t)
+	alpn := strings.Repeat("x", 200) + "," + strings.Repeat("y", 200) + ",http/1.1"
+	for _, c := range []struct{ sni, ca, want string }{
+		{"direct.example.com", s.probeCA, "gwtls-backend default/tls-backend:443 route=TLSRoute/default/my-tls-route sni=direct.example.com"},
+		{"rtmp.example.com", s.gatewayCA, "gwtls-backend default/rtmp-backend:12345 route=TLSRoute/default/my-rtmp-route"},
+	} {
+		t.Run(c.sni, func(t *testing.T) {
+			cmd := exec.Command(openssl, "s_client", "-connect", s.mixed, "-servername", c.sni, "-CAfile", c.ca, "-verify_return_error", "-ign_eof",
+				"-max_send_frag", "512", "-alpn", alpn)
+			cmd.Stdin = strings.NewReader(probe.HTTPRequest(c.sni))
+			out, err := cmd.CombinedOutput()
+			if err != nil || !strings.Contains(string(out), c.want) {
+				t.Errorf("openssl s_client -max_send_frag 512 -servername %s: %v\n%s", c.sni, err, out)
+			}
+		})
+	}
+}

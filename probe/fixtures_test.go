@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -155,4 +156,87 @@ func backendCA(t testing.TB, c *testcert.Cert) *probe.BackendCA {
 		t.Fatal(err)
 	}
 	return ca
+}
+
+// twoPortGateway has a passthrough listener on ports 8443 and 9443, each with
+// a TLSRoute for its own hostname: two sockets, two connection limits.
+func twoPortGateway() []string {
+	route := func(name, host string) string {
+		return `apiVersion: gateway.networking.k8s.io/v1alpha3
+kind: TLSRoute
+metadata: {name: ` + name + `, namespace: default}
+spec:
+  parentRefs: [{name: two, sectionName: ` + name + `}]
+  hostnames: [` + host + `]
+  rules: [{backendRefs: [{name: ` + name + `, port: 443}]}]`
+	}
+	return []string{class, `apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: two, namespace: default}
+spec:
+  gatewayClassName: gc
+  listeners:
+  - {name: a, port: 8443, protocol: TLS, hostname: a.example.com, tls: {mode: Passthrough}}
+  - {name: b, port: 9443, protocol: TLS, hostname: b.example.com, tls: {mode: Passthrough}}`,
+		route("a", "a.example.com"), route("b", "b.example.com"), service("a", 443), service("b", 443)}
+}
+
+// hostGateway is an HTTPS listener for *.example.com whose certificate covers
+// it, with HTTPRoute www for www.example.com and HTTPRoute api for
+// api.example.com and *.api.example.com: a client may send one name as SNI and
+// another as Host.
+func hostGateway(k *pki) []string {
+	route := func(name, hosts string) string {
+		return `apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: ` + name + `, namespace: default}
+spec:
+  parentRefs: [{name: edge}]
+  hostnames: [` + hosts + `]
+  rules: [{backendRefs: [{name: ` + name + `, port: 8080}]}]`
+	}
+	return []string{class, `apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: edge, namespace: default}
+spec:
+  gatewayClassName: gc
+  listeners:
+  - name: https
+    port: 443
+    protocol: HTTPS
+    hostname: "*.example.com"
+    tls: {certificateRefs: [{name: wildcard}]}`,
+		route("www", "www.example.com"), route("api", `api.example.com, "*.api.example.com"`),
+		service("www", 8080), service("api", 8080),
+		testcert.SecretYAML("default", "wildcard", []*testcert.Cert{k.leaf("*.example.com"), k.ca}),
+	}
+}
+
+// logBuffer collects the proxy's warnings from its goroutines.
+type logBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// waitFor waits until the log holds s, for at most d.
+func (l *logBuffer) waitFor(t testing.TB, s string, d time.Duration) {
+	t.Helper()
+	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
+		if strings.Contains(l.String(), s) {
+			return
+		}
+	}
+	t.Fatalf("no %q in the proxy's warnings within %s:\n%s", s, d, l.String())
 }

@@ -153,7 +153,7 @@ func liveOne(ctx context.Context, l *Live, o LiveOptions) {
 	}
 	st := c.(*tls.Conn).ConnectionState()
 	c.Close()
-	l.TLS = describeHandshake(st, l.SNI, o.Roots, o.Now)
+	l.TLS = describeHandshake(st, l.SNI, o.Roots, "", o.Now)
 	leaf := st.PeerCertificates[0]
 	switch {
 	case o.Now.After(leaf.NotAfter):

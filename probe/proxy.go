@@ -2,6 +2,7 @@ package probe
 
 import (
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -27,15 +28,35 @@ type Options struct {
 	// PassthroughCertificate, when set, is what built-in passthrough backends serve
 	// instead of a generated certificate for the route's hostnames.
 	PassthroughCertificate *tls.Certificate
-	// MaxConns bounds concurrent client connections (default 256).
+	// MaxConns bounds the connections each socket serves at once (default 256);
+	// more wait in the listen queue until one ends.
 	MaxConns int
-	// HelloTimeout bounds the time to receive a ClientHello (default 5s); MaxHello
-	// its size (default and at most MaxClientHello).
-	HelloTimeout time.Duration
-	MaxHello     int
+	// MaxBackendConns bounds the connections to each backend at once (default
+	// 256): a built-in backend serves at most this many, and the proxy opens at
+	// most this many to each address it forwards to.
+	MaxBackendConns int
+	// HandshakeTimeout is the handshake deadline (default 5s): from accept, a
+	// client has this long to send its ClientHello, and on a terminating
+	// listener to finish the TLS handshake (and on an HTTPS listener to send a
+	// request's header). Connecting to a backend and a built-in backend's own
+	// TLS handshake get as long. MaxHello bounds the ClientHello's size (default
+	// and at most MaxClientHello).
+	HandshakeTimeout time.Duration
+	MaxHello         int
 	// ConnTimeout bounds a whole proxied connection (default 30s).
 	ConnTimeout time.Duration
+	// Log receives the proxy's warnings, once per burst: accepts failing and
+	// resuming, a socket at its connection limit. nil discards them.
+	Log io.Writer
 }
+
+// Defaults of Options.
+const (
+	DefaultMaxConns         = 256
+	DefaultMaxBackendConns  = 256
+	DefaultHandshakeTimeout = 5 * time.Second
+	DefaultConnTimeout      = 30 * time.Second
+)
 
 // Socket is one listening socket: a Gateway's port, served on a local address.
 type Socket struct {
@@ -54,10 +75,9 @@ type Proxy struct {
 	table *serving.Table
 	opts  Options
 	reg   *registry
+	log   *warnings
 
 	sockets []*socket
-	sem     chan struct{}
-	wg      sync.WaitGroup
 
 	records  sync.Map // client address -> *ConnRecord
 	nrecords atomic.Int64
@@ -66,7 +86,7 @@ type Proxy struct {
 type socket struct {
 	Socket
 	port *serving.Port
-	ln   net.Listener
+	acc  *acceptor
 }
 
 // ConnRecord is the proxy's account of one client connection.
@@ -74,9 +94,20 @@ type ConnRecord struct {
 	Backend    string `json:"backend,omitempty"`
 	Address    string `json:"address,omitempty"`
 	BackendTLS string `json:"backendTLS,omitempty"`
-	Error      string `json:"error,omitempty"`
+	// Status is the HTTP status an HTTPS listener answered with itself: 404
+	// when no route matches the Host header, 500 when none of the route's
+	// backends resolves, 502 when the backend did not answer.
+	Status int `json:"status,omitempty"`
+	// BackendError is why the backend did not answer: it is down, reset the
+	// connection, or closed it before sending anything.
+	BackendError string `json:"backendError,omitempty"`
+	Error        string `json:"error,omitempty"`
 	// listener is the listener that took the connection, if one did.
 	listener string
+	// refused: the proxy refused the connection or request, as simulate does.
+	refused bool
+	// builtin: the backend is a built-in one, whose certificate is the probe's.
+	builtin bool
 }
 
 const maxRecords = 4096
@@ -88,19 +119,23 @@ func Start(res *analyze.Result, o Options) (*Proxy, error) {
 		o.ListenAddress = "127.0.0.1"
 	}
 	if o.MaxConns <= 0 {
-		o.MaxConns = 256
+		o.MaxConns = DefaultMaxConns
 	}
-	if o.HelloTimeout <= 0 {
-		o.HelloTimeout = 5 * time.Second
+	if o.MaxBackendConns <= 0 {
+		o.MaxBackendConns = DefaultMaxBackendConns
+	}
+	if o.HandshakeTimeout <= 0 {
+		o.HandshakeTimeout = DefaultHandshakeTimeout
 	}
 	if o.ConnTimeout <= 0 {
-		o.ConnTimeout = 30 * time.Second
+		o.ConnTimeout = DefaultConnTimeout
 	}
-	reg, err := newRegistry(res, o)
+	log := &warnings{w: o.Log}
+	reg, err := newRegistry(res, o, log)
 	if err != nil {
 		return nil, err
 	}
-	p := &Proxy{table: serving.Build(res), opts: o, reg: reg, sem: make(chan struct{}, o.MaxConns)}
+	p := &Proxy{table: serving.Build(res), opts: o, reg: reg, log: log}
 	for _, g := range p.table.Gateways {
 		for _, port := range g.Ports {
 			if !speaksTLS(port) {
@@ -111,10 +146,10 @@ func Start(res *analyze.Result, o Options) (*Proxy, error) {
 				p.Close()
 				return nil, fmt.Errorf("gateway %s port %d: %w", g.Name, port.Number, err)
 			}
-			s := &socket{Socket: Socket{Gateway: g.Name.String(), Port: port.Number, Address: ln.Addr().String()}, port: port, ln: ln}
+			s := &socket{Socket: Socket{Gateway: g.Name.String(), Port: port.Number, Address: ln.Addr().String()}, port: port}
+			name := fmt.Sprintf("gateway %s port %d on %s", s.Gateway, s.Port, s.Address)
+			s.acc = newAcceptor(ln, name, o.MaxConns, log, func(c net.Conn) { p.handle(s, c) })
 			p.sockets = append(p.sockets, s)
-			p.wg.Add(1)
-			go p.serve(s)
 		}
 	}
 	return p, nil
@@ -140,12 +175,12 @@ func (p *Proxy) Sockets() []Socket {
 	return out
 }
 
-// Close stops the sockets and built-in backends and waits for connections to end.
+// Close stops the sockets, closes the connections still open and stops the
+// built-in backends.
 func (p *Proxy) Close() error {
 	for _, s := range p.sockets {
-		s.ln.Close()
+		s.acc.close()
 	}
-	p.wg.Wait()
 	p.reg.close()
 	return nil
 }
@@ -160,49 +195,39 @@ func (p *Proxy) Record(client string) *ConnRecord {
 	return v.(*ConnRecord)
 }
 
+// keep stores a copy of the account of a connection, replacing an earlier one:
+// the connection's handler goes on changing its own.
 func (p *Proxy) keep(client string, r *ConnRecord) {
-	if p.nrecords.Load() >= maxRecords {
+	cp := *r
+	if _, ok := p.records.Load(client); !ok && p.nrecords.Load() >= maxRecords {
 		return
 	}
-	if _, loaded := p.records.LoadOrStore(client, r); !loaded {
+	if _, loaded := p.records.Swap(client, &cp); !loaded {
 		p.nrecords.Add(1)
 	}
 }
 
-func (p *Proxy) serve(s *socket) {
-	defer p.wg.Done()
-	for {
-		p.sem <- struct{}{}
-		c, err := s.ln.Accept()
-		if err != nil {
-			<-p.sem
-			return
-		}
-		p.wg.Add(1)
-		go func() {
-			defer func() { <-p.sem; p.wg.Done() }()
-			p.handle(s, c)
-		}()
-	}
-}
-
 // handle peeks at the ClientHello, routes on its SNI and hands the connection
-// to its target.
+// to its target. The handshake deadline runs from accept to the end of the
+// handshake the proxy can see; the connection deadline bounds the rest.
 func (p *Proxy) handle(s *socket, c net.Conn) {
 	defer c.Close()
+	start := time.Now()
+	handshake, whole := start.Add(p.opts.HandshakeTimeout), start.Add(p.opts.ConnTimeout)
 	client := c.RemoteAddr().String()
 	rec := &ConnRecord{}
 	fail := func(err error) {
 		rec.Error = err.Error()
+		rec.refused = rec.refused || isRefusal(err)
 		p.keep(client, rec)
 	}
-	c.SetDeadline(time.Now().Add(p.opts.ConnTimeout))
-	hello, peeked, err := PeekClientHello(c, p.opts.MaxHello, time.Now().Add(p.opts.HelloTimeout))
+	c.SetDeadline(handshake)
+	hello, peeked, err := PeekClientHello(c, p.opts.MaxHello, handshake)
 	if err != nil {
 		fail(err)
 		return
 	}
-	c.SetDeadline(time.Now().Add(p.opts.ConnTimeout))
+	c.SetDeadline(handshake)
 	if hello.ServerName == "" {
 		fail(errNoSNI)
 		return
@@ -213,37 +238,82 @@ func (p *Proxy) handle(s *socket, c net.Conn) {
 	}
 	if err != nil {
 		fail(err)
+		closeCleanly(c, handshake)
 		return
 	}
-	rec.Backend = rt.backendKey()
-	switch rt.decision.Listener.Mode {
-	case gwv1.TLSModePassthrough:
-		bc, err := p.passthrough(rt, rec)
+	l := rt.decision.Listener
+	if l.Mode == gwv1.TLSModePassthrough {
+		rec.Backend = rt.backendKey()
+		bc, err := p.passthrough(rt, rec, handshake)
 		if err != nil {
-			fail(err)
+			rec.BackendError = backendFailure(rec.Backend, err)
+			p.keep(client, rec)
+			closeCleanly(c, handshake)
 			return
 		}
 		defer bc.Close()
 		p.keep(client, rec)
+		c.SetDeadline(whole)
 		if _, err := bc.Write(peeked); err != nil {
 			return
 		}
-		splice(c, bc)
-	default:
-		tc := tls.Server(&replayConn{Conn: c, pending: peeked}, p.terminateConfig(rt))
-		if err := tc.Handshake(); err != nil {
-			fail(fmt.Errorf("TLS handshake with the client: %w", err))
-			return
-		}
-		bc, err := p.dialTerminated(rt, rec)
-		if err != nil {
-			fail(err)
-			return
-		}
-		defer bc.Close()
-		p.keep(client, rec)
-		splice(tc, bc)
+		splice(c, bc, p.noteBackendEnd(client, rec))
+		return
 	}
+	tc := tls.Server(&replayConn{Conn: c, pending: peeked}, p.terminateConfig(rt))
+	if err := tc.Handshake(); err != nil {
+		fail(fmt.Errorf("TLS handshake with the client: %w", err))
+		return
+	}
+	defer tc.Close()
+	if l.Protocol == gwv1.HTTPSProtocolType {
+		p.serveHTTP(tc, s.port, rt.sni, rec, client, handshake, whole)
+		return
+	}
+	rec.Backend = rt.backendKey()
+	bc, err := p.dialTerminated(rt, rec, handshake)
+	if err != nil {
+		rec.BackendError = backendFailure(rec.Backend, err)
+		p.keep(client, rec)
+		return
+	}
+	defer bc.Close()
+	p.keep(client, rec)
+	c.SetDeadline(whole)
+	splice(tc, bc, p.noteBackendEnd(client, rec))
+}
+
+// noteBackendEnd records a backend that ended its side of a connection
+// without sending anything: down behind a listening socket, resetting, or
+// refusing what it was sent. It runs before the client's side is closed, so
+// a client that sees the end can read the record.
+func (p *Proxy) noteBackendEnd(client string, rec *ConnRecord) func(sent int64, err error) {
+	return func(sent int64, err error) {
+		if sent > 0 {
+			return
+		}
+		if err == nil {
+			err = errors.New("closed the connection")
+		}
+		rec.BackendError = backendFailure(rec.Backend, fmt.Errorf("%s sent nothing: %w", rec.Address, err))
+		p.keep(client, rec)
+	}
+}
+
+// backendFailure says why a backend did not answer.
+func backendFailure(backend string, err error) string {
+	return fmt.Sprintf("backend %s failed: %v", backend, err)
+}
+
+// closeCleanly ends a connection the proxy will not serve with a FIN rather
+// than a reset: it reads what the client still sends, until the deadline.
+func closeCleanly(c net.Conn, deadline time.Time) {
+	closeWrite(c)
+	if soon := time.Now().Add(time.Second); soon.Before(deadline) {
+		deadline = soon
+	}
+	c.SetReadDeadline(deadline)
+	io.Copy(io.Discard, io.LimitReader(c, MaxClientHello))
 }
 
 // replayConn gives crypto/tls the ClientHello bytes the proxy already read.
@@ -261,18 +331,23 @@ func (c *replayConn) Read(b []byte) (int, error) {
 	return c.Conn.Read(b)
 }
 
-// splice copies both ways until both directions end, half-closing as each does.
-// Between two TCP connections io.Copy uses splice(2), so passthrough bytes never
-// enter user space.
-func splice(a, b net.Conn) {
+// splice copies both ways until both directions end, half-closing as each does,
+// and tells backendDone what the backend sent before its side closes the
+// client's. Between two TCP connections io.Copy uses splice(2), so passthrough
+// bytes never enter user space.
+func splice(client, backend net.Conn, backendDone func(sent int64, err error)) {
+	if b, ok := backend.(*backendConn); ok {
+		backend = b.TCPConn
+	}
 	done := make(chan struct{})
 	go func() {
-		io.Copy(b, a)
-		closeWrite(b)
+		io.Copy(backend, client)
+		closeWrite(backend)
 		close(done)
 	}()
-	io.Copy(a, b)
-	closeWrite(a)
+	n, err := io.Copy(client, backend)
+	backendDone(n, err)
+	closeWrite(client)
 	<-done
 }
 

@@ -2,9 +2,16 @@ package probe_test
 
 import (
 	"context"
+	"crypto/rand"
+	"crypto/rsa"
 	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
 	"io"
+	"math/big"
 	"net"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -130,7 +137,10 @@ func TestProxyReencryptsWithBackendTLSPolicy(t *testing.T) {
 		srv := tlsServer(t, testcert.Must(testcert.Options{CommonName: "api.internal", DNSNames: []string{"api.internal"}}, other))
 		p := startProxy(t, analyzeYAML(t, reencryptGateway(k, ca)...), probe.Options{Backends: map[string]string{"default/api:8443": srv}})
 		rs := p.Replay(context.Background(), probe.ReplayOptions{Roots: k.pool})
-		if rs[0].Verdict != probe.VerdictMismatch || !strings.Contains(strings.Join(rs[0].Problems, " "), "unknown authority") {
+		// Routed as predicted; the backend failed the policy's verification, so
+		// a client gets 502 Bad Gateway: a finding.
+		if problems := strings.Join(rs[0].Problems, " "); rs[0].Verdict != probe.VerdictFinding ||
+			!strings.Contains(problems, "unknown authority") || !strings.Contains(problems, "502 Bad Gateway") {
 			t.Errorf("verdict %s %v", rs[0].Verdict, rs[0].Problems)
 		}
 	})
@@ -162,7 +172,7 @@ func TestProxyRefusesUnnamedBackends(t *testing.T) {
 
 func TestProxyCutsOffSlowAndOversizedClientHellos(t *testing.T) {
 	k := newPKI()
-	p := startProxy(t, analyzeYAML(t, mixedGateway(k)...), probe.Options{HelloTimeout: 200 * time.Millisecond, MaxHello: 1024})
+	p := startProxy(t, analyzeYAML(t, mixedGateway(k)...), probe.Options{HandshakeTimeout: 200 * time.Millisecond, MaxHello: 1024})
 	addr := socket(t, p, "default/gateway-tlsroute", 443)
 
 	closedWithin := func(t *testing.T, c net.Conn, d time.Duration) {
@@ -239,4 +249,79 @@ spec:
 	if !slices.Equal(ports, []int32{8443, 9443}) {
 		t.Errorf("sockets on ports %v, want [8443 9443]: ListenerSet other/elsewhere is not admitted (from: Same)", ports)
 	}
+}
+
+// A built-in passthrough backend presents the probe's own certificate, issued
+// for this run: the replay verifies it against the probe's CA at the current
+// time. --ca-bundle and --now are about the configuration's certificates and
+// leave it alone; the terminating listener's certificate is still checked
+// against them.
+func TestReplayVerifiesBuiltinBackendsAgainstTheProbesCA(t *testing.T) {
+	k := newPKI()
+	p := startProxy(t, analyzeYAML(t, mixedGateway(k)...), probe.Options{})
+	in2030 := time.Date(2030, 6, 1, 0, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		name  string
+		o     probe.ReplayOptions
+		rtmp  probe.Verdict
+		rtmpV string
+	}{
+		{"--ca-bundle", probe.ReplayOptions{Roots: k.pool}, probe.VerdictOK, "yes, against --ca-bundle"},
+		{"--now in 2030", probe.ReplayOptions{Now: in2030}, probe.VerdictOK, "yes, against the chain's own root"},
+		{"--now after the Gateway's certificate expires", probe.ReplayOptions{Roots: k.pool, Now: time.Date(2037, 1, 1, 0, 0, 0, 0, time.UTC)}, probe.VerdictFinding, "no: x509: certificate has expired"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			for _, r := range p.Replay(context.Background(), c.o) {
+				switch r.SNI {
+				case "direct.example.com":
+					if r.Verdict != probe.VerdictOK || r.TLS == nil || r.TLS.Verified.String() != "yes, against the probe's CA (a built-in backend's own certificate)" {
+						t.Errorf("passthrough: verdict %s %v, verified %v", r.Verdict, r.Problems, r.TLS)
+					}
+				case "rtmp.example.com":
+					if r.Verdict != c.rtmp || r.TLS == nil || !strings.HasPrefix(r.TLS.Verified.String(), c.rtmpV) {
+						t.Errorf("terminate: verdict %s %v, verified %v; want %s, %s", r.Verdict, r.Problems, r.TLS.Verified, c.rtmp, c.rtmpV)
+					}
+				}
+			}
+		})
+	}
+}
+
+// An RSA key over 8192 bits passes analyze, but Go clients refuse the
+// certificate before any verification (crypto/tls checkKeySize): the replay
+// says so as a finding that names the key and the limit, rather than as a
+// failed connection.
+func TestReplayNamesAnRSAKeyGoClientsRefuse(t *testing.T) {
+	k := newPKI()
+	pemKey, err := os.ReadFile("testdata/rsa-16384-key.pem")
+	if err != nil {
+		t.Fatal(err)
+	}
+	block, _ := pem.Decode(pemKey)
+	key, err := x509.ParsePKCS8PrivateKey(block.Bytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(16384), Subject: pkix.Name{CommonName: "www.example.com"}, DNSNames: []string{"www.example.com"},
+		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(time.Hour), KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, k.ca.Cert, key.(*rsa.PrivateKey).Public(), k.ca.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oversized := &testcert.Cert{CertPEM: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), KeyPEM: pemKey}
+	docs := shopGateway(k, "www.example.com")
+	docs[len(docs)-1] = testcert.SecretYAML("default", "shop-cert", []*testcert.Cert{oversized, k.ca})
+
+	p := startProxy(t, analyzeYAML(t, docs...), probe.Options{})
+	for _, r := range p.Replay(context.Background(), probe.ReplayOptions{Roots: k.pool, Timeout: 30 * time.Second}) {
+		if r.SNI != "www.example.com" {
+			continue
+		}
+		problems := strings.Join(r.Problems, "\n")
+		if r.Verdict != probe.VerdictFinding || !strings.Contains(problems, "the certificate from Secret default/shop-cert has a 16384-bit RSA key (CN=www.example.com): Go's crypto/tls refuses RSA keys over 8192 bits") {
+			t.Errorf("verdict %s: %s", r.Verdict, problems)
+		}
+		return
+	}
+	t.Error("no replay of www.example.com")
 }

@@ -24,10 +24,13 @@ type registry struct {
 	opts Options
 	ca   *BackendCA
 
+	log *warnings
+
 	mu       sync.Mutex
 	builtins map[string]*builtinSlot // by route and backend
 	keyPairs map[*model.Secret]*tls.Certificate
-	allowed  map[string]bool // the only addresses the proxy dials
+	allowed  map[string]bool          // the only addresses the proxy dials
+	slots    map[string]chan struct{} // connections open to each of them
 }
 
 // builtinSlot is one built-in backend, started by the first connection that
@@ -47,9 +50,9 @@ const (
 
 // newRegistry refuses --backend entries the configuration does not name: the
 // proxy forwards only to backends a route references.
-func newRegistry(res *analyze.Result, o Options) (*registry, error) {
-	r := &registry{opts: o, ca: o.BackendCA, builtins: map[string]*builtinSlot{},
-		keyPairs: map[*model.Secret]*tls.Certificate{}, allowed: map[string]bool{}}
+func newRegistry(res *analyze.Result, o Options, log *warnings) (*registry, error) {
+	r := &registry{opts: o, ca: o.BackendCA, log: log, builtins: map[string]*builtinSlot{},
+		keyPairs: map[*model.Secret]*tls.Certificate{}, allowed: map[string]bool{}, slots: map[string]chan struct{}{}}
 	named := map[string]bool{}
 	for _, rr := range res.Routes {
 		for _, b := range rr.Backends {
@@ -78,7 +81,8 @@ func newRegistry(res *analyze.Result, o Options) (*registry, error) {
 	return r, nil
 }
 
-// mapped is the --backend address of a backend, if the user gave one.
+// mapped is the --backend address of a backend, if the user gave one; a
+// backend that is not mapped is a built-in one.
 func (r *registry) mapped(key string) (string, bool) {
 	addr, ok := r.opts.Backends[key]
 	return addr, ok
@@ -126,7 +130,7 @@ func (r *registry) address(rt route, kind backendKind, policyNames []string) (st
 		}
 		cfg = &tls.Config{Certificates: []tls.Certificate{c}}
 	}
-	b, err := startBuiltin(r.opts.ListenAddress, id, cfg, r.opts.ConnTimeout)
+	b, err := startBuiltin(r.opts.ListenAddress, id, cfg, timeouts{r.opts.HandshakeTimeout, r.opts.ConnTimeout}, r.opts.MaxBackendConns, r.log)
 	if err != nil {
 		return "", err
 	}
@@ -137,20 +141,49 @@ func (r *registry) address(rt route, kind backendKind, policyNames []string) (st
 	return b.addr(), nil
 }
 
-// dial connects only to addresses the configuration (or --backend) names.
-func (r *registry) dial(addr string) (net.Conn, error) {
+// dial connects only to addresses the configuration (or --backend) names, with
+// at most MaxBackendConns connections open to each: a connection waits for one
+// to end until the deadline, which also bounds connecting.
+func (r *registry) dial(addr string, deadline time.Time) (net.Conn, error) {
 	r.mu.Lock()
 	ok := r.allowed[addr]
+	slots := r.slots[addr]
+	if ok && slots == nil {
+		slots = make(chan struct{}, r.opts.MaxBackendConns)
+		r.slots[addr] = slots
+	}
 	r.mu.Unlock()
 	if !ok {
 		return nil, fmt.Errorf("refusing to forward to %s: not a backend the configuration or --backend names", addr)
 	}
-	c, err := net.DialTimeout("tcp", addr, r.opts.HelloTimeout)
+	wait := time.NewTimer(time.Until(deadline))
+	defer wait.Stop()
+	select {
+	case slots <- struct{}{}:
+	case <-wait.C:
+		return nil, fmt.Errorf("%s has %d connections open from the proxy, its limit (--max-backend-connections)", addr, cap(slots))
+	}
+	c, err := (&net.Dialer{Deadline: deadline}).Dial("tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("backend %s: %w", addr, err)
+		<-slots
+		return nil, err // a *net.OpError, which names the address
 	}
 	c.SetDeadline(time.Now().Add(r.opts.ConnTimeout))
-	return c, nil
+	return &backendConn{TCPConn: c.(*net.TCPConn), release: func() { <-slots }}, nil
+}
+
+// backendConn is a connection to a backend, which gives its slot back when
+// closed. It is a *net.TCPConn, so splice(2) still copies passthrough bytes.
+type backendConn struct {
+	*net.TCPConn
+	once    sync.Once
+	release func()
+}
+
+func (c *backendConn) Close() error {
+	err := c.TCPConn.Close()
+	c.once.Do(c.release)
+	return err
 }
 
 // keyPair is a Secret's certificate and key, parsed once.

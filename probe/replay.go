@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -54,6 +55,8 @@ type Replay struct {
 
 type predictedCert struct {
 	fingerprint, secret string
+	// oversizedKey names a key in the chain that Go clients refuse.
+	oversizedKey string
 }
 
 // Replay makes, through the running proxy, a client handshake for every name
@@ -103,7 +106,7 @@ func (s *socket) replay(sni string, d serving.Decision) Replay {
 	r := Replay{Gateway: s.Gateway, Port: s.Port, Address: s.Address, SNI: sni,
 		Predicted: simulate.OutcomeOf(simulate.Request{SNI: sni, Port: s.Port, Gateway: s.Gateway}, d)}
 	if c := d.Certificate; d.Refusal == serving.Served && d.Listener.Mode == gwv1.TLSModeTerminate && c != nil && c.Leaf() != nil {
-		r.predicted = predictedCert{c.SHA256(), c.Secret.String()}
+		r.predicted = predictedCert{c.SHA256(), c.Secret.String(), oversizedRSAKey(c.Ref.Chain)}
 	}
 	return r
 }
@@ -133,8 +136,6 @@ func (p *Proxy) replayOne(ctx context.Context, r *Replay, o ReplayOptions) {
 	herr := tc.HandshakeContext(ctx)
 	var resp []byte
 	if herr == nil {
-		st := tc.ConnectionState()
-		r.TLS = describeHandshake(st, r.SNI, o.Roots, o.Now)
 		if _, err := io.WriteString(tc, HTTPRequest(r.SNI)); err == nil {
 			resp, _ = io.ReadAll(io.LimitReader(tc, 64<<10))
 		}
@@ -144,10 +145,27 @@ func (p *Proxy) replayOne(ctx context.Context, r *Replay, o ReplayOptions) {
 	if r.Proxy != nil {
 		r.Listener = r.Proxy.listener
 	}
+	if herr == nil {
+		roots, now, against := o.Roots, o.Now, ""
+		if p.servesOwnCertificate(r) {
+			// The built-in backend's certificate is the probe's, issued for
+			// this run: it verifies against the probe's CA at the current time,
+			// whatever --ca-bundle and --now say of the configuration's.
+			roots, now, against = x509.NewCertPool(), time.Now(), "the probe's CA (a built-in backend's own certificate)"
+			roots.AddCert(p.reg.ca.Cert)
+		}
+		r.TLS = describeHandshake(tc.ConnectionState(), r.SNI, roots, against, now)
+	}
 	r.Response = string(resp)
 	r.Reached, _ = ParseIdentification(r.Response)
-	r.Refused = r.Reached == nil && len(resp) == 0
+	r.Refused = r.Reached == nil && (len(resp) == 0 || r.Proxy != nil && r.Proxy.refused)
 	r.judge(herr)
+}
+
+// servesOwnCertificate reports whether the replayed connection reached a
+// built-in passthrough backend with the certificate the probe issued it.
+func (p *Proxy) servesOwnCertificate(r *Replay) bool {
+	return r.Proxy != nil && r.Proxy.builtin && r.Predicted.Mode == string(gwv1.TLSModePassthrough) && p.opts.PassthroughCertificate == nil
 }
 
 // waitRecord waits briefly for the proxy's account of a connection: the proxy
@@ -183,6 +201,18 @@ func (r *Replay) judge(herr error) {
 		if r.Verdict == "" {
 			r.Verdict = VerdictOK
 		}
+		return
+	}
+	if r.Proxy != nil && r.Proxy.BackendError != "" {
+		// Routed as predicted; the backend is what failed.
+		problem(VerdictFinding, "%s: clients get %s", r.Proxy.BackendError, backendFailureSeen(r.Proxy))
+		return
+	}
+	if herr != nil && r.predicted.oversizedKey != "" {
+		// The client refused the certificate before the proxy could say why:
+		// name the cause, which the configuration holds.
+		problem(VerdictFinding, "the certificate from Secret %s has %s: Go's crypto/tls refuses RSA keys over %d bits (since Go 1.22; GODEBUG tlsmaxrsasize), so Go clients fail the handshake (%v)",
+			r.predicted.secret, r.predicted.oversizedKey, GoMaxRSAKeyBits, herr)
 		return
 	}
 	if r.Refused || herr != nil {
@@ -232,6 +262,14 @@ func (r *Replay) judge(herr error) {
 	if r.Verdict == "" {
 		r.Verdict = VerdictOK
 	}
+}
+
+// backendFailureSeen is what a client sees of a backend that did not answer.
+func backendFailureSeen(rec *ConnRecord) string {
+	if rec.Status != 0 {
+		return fmt.Sprintf("%d %s", rec.Status, http.StatusText(rec.Status))
+	}
+	return "a closed connection"
 }
 
 // backendTLSFor is the BackendTLS of the backend the proxy picked.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"strings"
+	"time"
 
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -15,13 +16,15 @@ import (
 
 // passthrough connects to the backend of a passthrough listener, which
 // terminates TLS itself: the client's bytes go to it untouched.
-func (p *Proxy) passthrough(rt route, rec *ConnRecord) (net.Conn, error) {
+func (p *Proxy) passthrough(rt route, rec *ConnRecord, deadline time.Time) (net.Conn, error) {
 	addr, err := p.reg.address(rt, passthroughBackend, nil)
 	if err != nil {
 		return nil, err
 	}
 	rec.Address = addr
-	return p.reg.dial(addr)
+	_, mapped := p.reg.mapped(rec.Backend)
+	rec.builtin = !mapped
+	return p.reg.dial(addr, deadline)
 }
 
 // terminateConfig serves the certificate the configuration presents for the SNI
@@ -46,8 +49,11 @@ func (p *Proxy) terminateConfig(rt route) *tls.Config {
 // dialTerminated connects to the backend of a terminated connection: in plain
 // text, or re-encrypted when a BackendTLSPolicy applies (GEP-1897: the policy's
 // hostname is the SNI and, without subjectAltNames, the name verified; the CA is
-// the policy's).
-func (p *Proxy) dialTerminated(rt route, rec *ConnRecord) (net.Conn, error) {
+// the policy's). Connecting, and the backend TLS handshake, end by the deadline.
+func (p *Proxy) dialTerminated(rt route, rec *ConnRecord, deadline time.Time) (net.Conn, error) {
+	key := rt.backendKey()
+	_, mapped := p.reg.mapped(key)
+	rec.Address, rec.BackendTLS, rec.builtin = "", "", !mapped
 	pol := rt.backend.Policy
 	if pol == nil {
 		addr, err := p.reg.address(rt, plainBackend, nil)
@@ -55,7 +61,7 @@ func (p *Proxy) dialTerminated(rt route, rec *ConnRecord) (net.Conn, error) {
 			return nil, err
 		}
 		rec.Address = addr
-		return p.reg.dial(addr)
+		return p.reg.dial(addr, deadline)
 	}
 	v := pol.Policy.Obj.Spec.Validation
 	names := []string{string(v.Hostname)}
@@ -73,7 +79,7 @@ func (p *Proxy) dialTerminated(rt route, rec *ConnRecord) (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, mapped := p.reg.mapped(rec.Backend); !mapped {
+	if !mapped {
 		if _, err := p.reg.ca.Cert.Verify(x509.VerifyOptions{Roots: roots}); err != nil {
 			// A built-in backend cannot hold a certificate from the policy's real CA:
 			// verify it against the probe's CA, and say so.
@@ -82,7 +88,7 @@ func (p *Proxy) dialTerminated(rt route, rec *ConnRecord) (net.Conn, error) {
 			how = "the probe's backend CA (the policy's CA does not sign built-in backends; map the backend to a real one with --backend)"
 		}
 	}
-	c, err := p.reg.dial(addr)
+	c, err := p.reg.dial(addr, deadline)
 	if err != nil {
 		return nil, err
 	}
@@ -93,11 +99,13 @@ func (p *Proxy) dialTerminated(rt route, rec *ConnRecord) (net.Conn, error) {
 		cfg.VerifyConnection = func(cs tls.ConnectionState) error { return verifySANs(cs, roots, v.SubjectAltNames) }
 	}
 	tc := tls.Client(c, cfg)
+	c.SetDeadline(deadline)
 	if err := tc.Handshake(); err != nil {
 		c.Close()
 		o := pol.Policy.Obj
-		return nil, fmt.Errorf("backend TLS to %s (policy %s/%s, SNI %s, CA %s): %w", rec.Backend, o.Namespace, o.Name, v.Hostname, how, err)
+		return nil, fmt.Errorf("backend TLS (policy %s/%s, SNI %s, CA %s): %w", o.Namespace, o.Name, v.Hostname, how, err)
 	}
+	c.SetDeadline(time.Now().Add(p.opts.ConnTimeout))
 	st := tc.ConnectionState()
 	rec.BackendTLS = fmt.Sprintf("%s, SNI %s, verified against %s", tls.VersionName(st.Version), v.Hostname, how)
 	return tc, nil

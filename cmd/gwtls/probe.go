@@ -192,7 +192,7 @@ func (o *ProbeOptions) Run(ctx context.Context) error {
 
 func (o *ProbeOptions) runReplay(ctx context.Context, res *analyze.Result) error {
 	p, err := probe.Start(res, probe.Options{ListenAddress: o.ListenAddress, Backends: o.backends,
-		HelloTimeout: o.Timeout, ConnTimeout: 6 * o.Timeout})
+		HandshakeTimeout: o.Timeout, ConnTimeout: 6 * o.Timeout})
 	if err != nil {
 		return fmt.Errorf("local proxy: %w", err)
 	}
