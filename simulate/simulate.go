@@ -115,11 +115,13 @@ func (s *Simulator) Simulate(req Request) Outcome {
 	}
 	gateways := s.table.Gateways
 	if req.Gateway != "" {
-		gateways = nil
 		ns, name, _ := strings.Cut(req.Gateway, "/")
-		if g := s.table.Gateway(model.NamespacedName{Namespace: ns, Name: name}); g != nil {
-			gateways = []*serving.Gateway{g}
+		g := s.table.Gateway(model.NamespacedName{Namespace: ns, Name: name})
+		if g == nil {
+			return Outcome{Outcome: Refused, Request: req, Gateway: req.Gateway,
+				Reason: fmt.Sprintf("the configuration has no Gateway %s", req.Gateway)}
 		}
+		gateways = []*serving.Gateway{g}
 	}
 	var outcomes []Outcome
 	for _, g := range gateways {
@@ -285,8 +287,24 @@ func backendTLS(p *analyze.PolicyResult) *BackendTLS {
 // every intersected hostname of every route attached to an accepted listener (a
 // wildcard exercised with its "test" label; "any hostname" with the listener's
 // hostname or example.test).
-func (s *Simulator) All() []Outcome {
-	rows := s.table.Rows()
+func (s *Simulator) All() []Outcome { return outcomes(s.table.Rows()) }
+
+// AllOf is All for one Gateway's ports; nil when the table has no Gateway of
+// that name.
+func (s *Simulator) AllOf(gateway model.NamespacedName) []Outcome {
+	g := s.table.Gateway(gateway)
+	if g == nil {
+		return nil
+	}
+	var rows []*serving.Row
+	for _, p := range g.Ports {
+		rows = append(rows, p.Rows()...)
+	}
+	return outcomes(rows)
+}
+
+// outcomes says serving table rows, in order.
+func outcomes(rows []*serving.Row) []Outcome {
 	if len(rows) == 0 {
 		return nil
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/testcert"
 	"github.com/kubectl-gwtls/kubectl-gwtls/load"
+	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 	"github.com/kubectl-gwtls/kubectl-gwtls/simulate"
 )
 
@@ -356,5 +357,32 @@ func TestRefusalReasons(t *testing.T) {
 				t.Errorf("listener %q certificate %+v alsoServedBy %v, want %q, %v, %q", out.Listener, out.Certificate, out.AlsoServedBy, c.listener, c.certificate, c.alsoServedBy)
 			}
 		})
+	}
+}
+
+// A request for a Gateway the configuration does not hold is refused as such,
+// not as a port without a matching listener; AllOf is All for one Gateway.
+func TestNamedGateway(t *testing.T) {
+	data, err := os.ReadFile("../testdata/golden/route-not-allowed-namespace-same.yaml") // Gateways infra/same-only and infra/all
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim := simulate.New(analyzeYAML(t, string(data)))
+	out := sim.Simulate(simulate.Request{Host: "example.test", Port: 80, Gateway: "infra/nope"})
+	if out.Outcome != simulate.Refused || out.Reason != "the configuration has no Gateway infra/nope" {
+		t.Errorf("missing Gateway: %s %q", out.Outcome, out.Reason)
+	}
+	if out := sim.Simulate(simulate.Request{Host: "example.test", Port: 80, Gateway: "infra/all"}); out.Outcome != simulate.Routed || out.Gateway != "infra/all" {
+		t.Errorf("infra/all: %+v", out)
+	}
+	all := sim.AllOf(model.NamespacedName{Namespace: "infra", Name: "all"})
+	if len(all) != 1 || all[0].Gateway != "infra/all" || all[0].Route.Name != "cross-ns" {
+		t.Errorf("AllOf(infra/all): %+v", all)
+	}
+	if got := sim.AllOf(model.NamespacedName{Namespace: "infra", Name: "nope"}); got != nil {
+		t.Errorf("AllOf a missing Gateway: %+v", got)
+	}
+	if n := len(sim.All()); n != 2 {
+		t.Errorf("All: %d rows, want 2", n)
 	}
 }
