@@ -181,7 +181,10 @@ func (o *InputOptions) Validate() error {
 	if o.kustomize != "" && o.recursive {
 		return usageErrorf("-R applies to folders given with -f; -k builds the kustomization as kustomize does: drop -R")
 	}
-	return nil
+	if err := validWarnExpiry(o.WarnExpiry); err != nil {
+		return err
+	}
+	return validSupportedFeatures(o.SupportedFeatures)
 }
 
 func (o *InputOptions) fromFiles() bool { return len(o.filenames) > 0 || o.kustomize != "" }

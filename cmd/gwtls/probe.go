@@ -42,9 +42,12 @@ type ProbeOptions struct {
 	OCGTarget     string
 	Timeout       time.Duration
 	Concurrency   int
+	MaxConns      int
+	MaxBackend    int
 	Output        string
 
 	backends   map[string]string
+	exposure   string               // the warning --listen-address calls for
 	gateway    model.NamespacedName // --gateway
 	clientPair tls.Certificate      // --client-cert and --client-key
 	genericiooptions.IOStreams
@@ -67,7 +70,13 @@ themselves, unless --backend maps them to a real address. Every intersected
 hostname, and every --sni, is then handshaked: the listener, route and backend
 reached, TLS version, ALPN, cipher suite, the chain and whether it verifies. A
 connection that does not do what 'simulate' predicts, or that a client would
-reject, is a finding (exit 1).
+reject, is a finding (exit 1). A terminating HTTPS listener routes each request
+by its Host header as 'simulate --host' does: 404 where simulate refuses, 502 Bad
+Gateway when the backend does not answer (a finding).
+
+The proxy bounds what a client can hold: each socket serves --max-connections
+at a time, each backend --max-backend-connections, and a client must finish its
+handshake within --timeout. docs/security-probe.md lists every bound.
 
 With --target or --gateway it handshakes with a live data plane for every
 intersected hostname and reports whether the certificate covers the SNI, is valid,
@@ -100,15 +109,17 @@ spec.mesh.trustBundle.`,
 	f.StringArrayVar(&o.SNIs, "sni", nil, "an extra server name to try on every socket, beside every intersected hostname (repeatable)")
 	f.StringArrayVar(&o.Backends, "backend", nil, "map a backend to a real address: NAMESPACE/NAME:PORT=HOST:PORT (repeatable; only backends routes reference)")
 	f.BoolVar(&o.KeepRunning, "keep-running", false, "after the replay, keep the proxy running and print its addresses until interrupted")
-	f.StringVar(&o.ListenAddress, "listen-address", "127.0.0.1", "address the local proxy and built-in backends listen on")
+	f.StringVar(&o.ListenAddress, "listen-address", "127.0.0.1", "address the local proxy and built-in backends listen on; any other than loopback lets other hosts connect through the proxy (a warning says so)")
 	f.StringArrayVar(&o.Targets, "target", nil, "probe a live gateway at HOST:PORT (repeatable)")
 	f.StringVar(&o.Gateway, "gateway", "", "probe the live Gateway NAMESPACE/NAME at the addresses in its status (or the one whose mesh trust bundle --ocg uses)")
 	f.BoolVar(&o.OCG, "ocg", false, "perform an out-of-cluster Gateway's mTLS handshake to --ocg-target")
 	f.StringVar(&o.ClientCert, "client-cert", "", "PEM client certificate for --ocg")
 	f.StringVar(&o.ClientKey, "client-key", "", "PEM client key for --ocg")
 	f.StringVar(&o.OCGTarget, "ocg-target", "", "HOST:PORT of the meshed backend for --ocg")
-	f.DurationVar(&o.Timeout, "timeout", 5*time.Second, "per-handshake (and per proxied connection) timeout")
+	f.DurationVar(&o.Timeout, "timeout", probe.DefaultHandshakeTimeout, "handshake deadline: for each handshake probe makes, and for each client of the proxy from accept to the end of its handshake; a proxied connection ends after 6 times as long")
 	f.IntVar(&o.Concurrency, "concurrency", 8, "handshakes in flight at once")
+	f.IntVar(&o.MaxConns, "max-connections", probe.DefaultMaxConns, "connections each socket of the local proxy serves at once; more wait until one ends")
+	f.IntVar(&o.MaxBackend, "max-backend-connections", probe.DefaultMaxBackendConns, "connections to each backend at once: a built-in backend serves at most this many, the proxy opens at most this many to a --backend address")
 	f.StringVarP(&o.Output, "output", "o", "", "output format: table (default), json")
 	return cmd
 }
@@ -128,6 +139,11 @@ func (o *ProbeOptions) Complete(cmd *cobra.Command, args []string) error {
 		ns, name, _ := strings.Cut(o.Gateway, "/")
 		o.gateway = model.NamespacedName{Namespace: ns, Name: name}
 	}
+	exposure, err := listenExposure(o.ListenAddress)
+	if err != nil {
+		return err
+	}
+	o.exposure = exposure
 	if o.OCG && o.ClientCert != "" && o.ClientKey != "" {
 		pair, err := tls.LoadX509KeyPair(o.ClientCert, o.ClientKey)
 		if err != nil {
@@ -163,8 +179,8 @@ func (o *ProbeOptions) Validate() error {
 	if o.Gateway != "" && (o.gateway.Namespace == "" || o.gateway.Name == "" || strings.Contains(o.gateway.Name, "/")) {
 		return usageErrorf("--gateway %q: want NAMESPACE/NAME", o.Gateway)
 	}
-	if o.Timeout <= 0 || o.Concurrency <= 0 {
-		return usageErrorf("--timeout and --concurrency must be positive")
+	if o.Timeout <= 0 || o.Concurrency <= 0 || o.MaxConns <= 0 || o.MaxBackend <= 0 {
+		return usageErrorf("--timeout, --concurrency, --max-connections and --max-backend-connections must be positive")
 	}
 	if o.OCG && (o.OCGTarget == "" || o.ClientCert == "" || o.ClientKey == "") {
 		return usageErrorf("--ocg needs --ocg-target, --client-cert and --client-key")
@@ -191,8 +207,11 @@ func (o *ProbeOptions) Run(ctx context.Context) error {
 }
 
 func (o *ProbeOptions) runReplay(ctx context.Context, res *analyze.Result) error {
+	if o.exposure != "" {
+		fmt.Fprintln(o.ErrOut, o.exposure)
+	}
 	p, err := probe.Start(res, probe.Options{ListenAddress: o.ListenAddress, Backends: o.backends,
-		HandshakeTimeout: o.Timeout, ConnTimeout: 6 * o.Timeout})
+		HandshakeTimeout: o.Timeout, ConnTimeout: 6 * o.Timeout, MaxConns: o.MaxConns, MaxBackendConns: o.MaxBackend, Log: o.ErrOut})
 	if err != nil {
 		return fmt.Errorf("local proxy: %w", err)
 	}

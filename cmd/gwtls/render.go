@@ -76,7 +76,13 @@ cert-manager Certificate objects for --issuer.`,
 
 // Complete reads --issuer as KIND/NAME.
 func (o *RenderPlanOptions) Complete(cmd *cobra.Command, args []string) error {
-	o.issuerKind, o.issuerName, _ = strings.Cut(o.Issuer, "/")
+	if o.Issuer != "" {
+		kind, name, err := parseIssuer(o.Issuer)
+		if err != nil {
+			return err
+		}
+		o.issuerKind, o.issuerName = kind, name
+	}
 	return o.Input.Complete()
 }
 
@@ -90,6 +96,9 @@ func (o *RenderPlanOptions) Validate() error {
 		}
 	default:
 		return usageErrorf("--output %q: want table, json, yaml, dnsendpoint or certificate", o.Output)
+	}
+	if err := validTTL(o.TTL); err != nil {
+		return err
 	}
 	if err := validColor(o.Color); err != nil {
 		return err

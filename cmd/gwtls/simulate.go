@@ -11,7 +11,9 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/hostname"
+	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 	"github.com/kubectl-gwtls/kubectl-gwtls/render"
+	"github.com/kubectl-gwtls/kubectl-gwtls/serving"
 	"github.com/kubectl-gwtls/kubectl-gwtls/simulate"
 )
 
@@ -26,7 +28,9 @@ type SimulateOptions struct {
 	Output  string
 	Color   string
 
-	port int32 // --port, or its default for the request
+	port    int32                // --port, or its default for the request
+	portSet bool                 // --port was given
+	gateway model.NamespacedName // --gateway
 	genericiooptions.IOStreams
 }
 
@@ -60,15 +64,24 @@ BackendTLSPolicy that applies to each. Exit 1 when the connection is refused.`,
 	cmd.Flags().StringVar(&o.SNI, "sni", "", "TLS server name the client sends (omit for plain HTTP)")
 	cmd.Flags().StringVar(&o.Host, "host", "", "HTTP Host header (default: the SNI)")
 	cmd.Flags().Int32Var(&o.Port, "port", 0, "Gateway port (default 443 with --sni, 80 without)")
-	cmd.Flags().StringVar(&o.Gateway, "gateway", "", "only this Gateway (NAMESPACE/NAME)")
-	cmd.Flags().BoolVar(&o.All, "all", false, "simulate every intersected hostname of every listener")
+	cmd.Flags().StringVar(&o.Gateway, "gateway", "", "only this Gateway (NAMESPACE/NAME), with --sni or --all")
+	cmd.Flags().BoolVar(&o.All, "all", false, "simulate every intersected hostname of every listener (of --gateway's)")
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "output format: table (default), json, yaml")
 	cmd.Flags().StringVar(&o.Color, "color", "auto", "colour: auto, always, never")
 	return cmd
 }
 
-// Complete picks the port: --port, else 443 for TLS and 80 for plain HTTP.
+// Complete picks the port: --port, else 443 for TLS and 80 for plain HTTP; and
+// reads --gateway as NAMESPACE/NAME.
 func (o *SimulateOptions) Complete(cmd *cobra.Command, args []string) error {
+	if o.Gateway != "" {
+		g, err := parseGatewayFlag(o.Gateway)
+		if err != nil {
+			return err
+		}
+		o.gateway = g
+	}
+	o.portSet = cmd.Flags().Changed("port")
 	o.port = o.Port
 	if o.port == 0 {
 		o.port = 443
@@ -89,6 +102,11 @@ func (o *SimulateOptions) Validate() error {
 	if !o.All && o.SNI == "" && o.Host == "" {
 		return usageErrorf("give --sni (and/or --host), or --all")
 	}
+	if o.portSet {
+		if err := validPort("--port", o.Port); err != nil {
+			return err
+		}
+	}
 	if o.SNI != "" {
 		if err := hostname.ValidatePrecise(o.SNI); err != nil {
 			return usageErrorf("--sni: %v", err)
@@ -106,11 +124,21 @@ func (o *SimulateOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	sim := simulate.New(res)
+	table := serving.Build(res)
+	if o.Gateway != "" {
+		if err := gatewayInInput(table, o.gateway); err != nil {
+			return err
+		}
+	}
+	sim := simulate.ForTable(table)
 	var outs []simulate.Outcome
 	var single any
 	if o.All {
-		outs = sim.All()
+		if o.Gateway != "" {
+			outs = sim.AllOf(o.gateway)
+		} else {
+			outs = sim.All()
+		}
 		if outs == nil {
 			outs = []simulate.Outcome{}
 		}
