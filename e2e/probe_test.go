@@ -271,3 +271,30 @@ spec:
 		}
 	})
 }
+
+// TestProbePassthroughWithCABundleAndNow: --ca-bundle and --now are about the
+// configuration's certificates. The built-in passthrough backend's certificate
+// is the probe's own, issued for the run, so neither makes it a finding: the
+// GEP-2643 mixed-termination Gateway probes clean with both.
+func TestProbePassthroughWithCABundleAndNow(t *testing.T) {
+	ca := testcert.Must(testcert.Options{CommonName: "probe e2e CA", IsCA: true}, nil)
+	leaf := testcert.Must(testcert.Options{CommonName: "rtmp.example.com", DNSNames: []string{"rtmp.example.com"}}, ca)
+	mixed, err := os.ReadFile("../testdata/gep2643/mixed-termination.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "gw.yaml"), []byte(string(mixed)+"\n---\n"+testcert.SecretYAML("default", "listener", []*testcert.Cert{leaf, ca})), 0o600)
+	caFile := filepath.Join(dir, "ca.pem")
+	os.WriteFile(caFile, ca.CertPEM, 0o600)
+
+	r := gwtls(t, "", nil, "probe", "-f", dir, "--ca-bundle", caFile, "--now", "2030-06-01T00:00:00Z")
+	if r.code != 0 || !strings.Contains(r.stdout, "2 handshakes, 2 as the configuration promises, 0 findings") {
+		t.Errorf("exit %d, want 0\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	// The terminating listener's certificate is still held to --now.
+	r = gwtls(t, "", nil, "probe", "-f", dir, "--ca-bundle", caFile, "--now", "2037-01-01T00:00:00Z")
+	if r.code != 1 || !strings.Contains(r.stdout, "FINDING rtmp.example.com") || strings.Contains(r.stdout, "FINDING direct.example.com") {
+		t.Errorf("exit %d, want 1 for rtmp.example.com only\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
