@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/testcert"
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/tlstest"
 	"github.com/kubectl-gwtls/kubectl-gwtls/probe"
 )
 
@@ -150,4 +152,54 @@ func (f *filler) free(n int) {
 		nf.Close()
 	}
 	*f = (*f)[:len(*f)-n]
+}
+
+// A passthrough connection costs the proxy a descriptor per side and nothing
+// more: relaying through splice(2) would hold a pipe (two descriptors) per
+// direction, and under a burst run out of descriptors at a third of the
+// connections.
+func TestProxyRelaysWithoutPipes(t *testing.T) {
+	k := newPKI()
+	backend := tlsHold(t, k.leaf("direct.example.com"))
+	p := startProxy(t, analyzeYAML(t, mixedGateway(k)...), probe.Options{Backends: map[string]string{"default/tls-backend:443": backend}})
+	addr := socket(t, p, "default/gateway-tlsroute", 443)
+	before := pipes(t)
+	for range 20 {
+		c, err := tls.Dial("tcp", addr, &tls.Config{ServerName: "direct.example.com", RootCAs: k.pool})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		io.WriteString(c, "ping")
+	}
+	time.Sleep(100 * time.Millisecond) // the bytes are relayed
+	if n := pipes(t) - before; n > 0 {
+		t.Errorf("%d pipe descriptors for 20 open connections, want none", n)
+	}
+}
+
+// tlsHold is a TLS server that keeps each connection open until the client
+// closes it.
+func tlsHold(t *testing.T, c *testcert.Cert) string {
+	pair, err := tls.X509KeyPair(c.CertPEM, c.KeyPEM)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tlstest.Serve(t, &tls.Config{Certificates: []tls.Certificate{pair}}, func(c *tls.Conn) { io.Copy(io.Discard, c) })
+}
+
+// pipes counts the process's pipe descriptors.
+func pipes(t *testing.T) int {
+	t.Helper()
+	fds, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, fd := range fds {
+		if l, _ := os.Readlink("/proc/self/fd/" + fd.Name()); strings.HasPrefix(l, "pipe:") {
+			n++
+		}
+	}
+	return n
 }

@@ -257,7 +257,7 @@ func (p *Proxy) handle(s *socket, c net.Conn) {
 		if _, err := bc.Write(peeked); err != nil {
 			return
 		}
-		splice(c, bc, p.noteBackendEnd(client, rec))
+		relay(c, bc, p.noteBackendEnd(client, rec))
 		return
 	}
 	tc := tls.Server(&replayConn{Conn: c, pending: peeked}, p.terminateConfig(rt))
@@ -280,7 +280,7 @@ func (p *Proxy) handle(s *socket, c net.Conn) {
 	defer bc.Close()
 	p.keep(client, rec)
 	c.SetDeadline(whole)
-	splice(tc, bc, p.noteBackendEnd(client, rec))
+	relay(tc, bc, p.noteBackendEnd(client, rec))
 }
 
 // noteBackendEnd records a backend that ended its side of a connection
@@ -331,24 +331,36 @@ func (c *replayConn) Read(b []byte) (int, error) {
 	return c.Conn.Read(b)
 }
 
-// splice copies both ways until both directions end, half-closing as each does,
+// relay copies both ways until both directions end, half-closing as each does,
 // and tells backendDone what the backend sent before its side closes the
-// client's. Between two TCP connections io.Copy uses splice(2), so passthrough
-// bytes never enter user space.
-func splice(client, backend net.Conn, backendDone func(sent int64, err error)) {
-	if b, ok := backend.(*backendConn); ok {
-		backend = b.TCPConn
-	}
+// client's.
+//
+// It copies through a buffer rather than letting io.Copy splice(2) between
+// the TCP connections: splice takes a pipe, two descriptors, per direction,
+// and Go keeps those pipes pooled after the connection ends, so a burst of
+// passthrough connections ran out of descriptors at a third of the
+// connections it can otherwise serve. A buffer costs none.
+func relay(client, backend net.Conn, backendDone func(sent int64, err error)) {
 	done := make(chan struct{})
 	go func() {
-		io.Copy(backend, client)
+		copyBuffered(backend, client)
 		closeWrite(backend)
 		close(done)
 	}()
-	n, err := io.Copy(client, backend)
+	n, err := copyBuffered(client, backend)
 	backendDone(n, err)
 	closeWrite(client)
 	<-done
+}
+
+var relayBuffers = sync.Pool{New: func() any { return new([32 << 10]byte) }}
+
+// copyBuffered is io.Copy through a pooled buffer, never splice(2) or
+// sendfile(2): only Read and Write of each side are visible to io.CopyBuffer.
+func copyBuffered(dst io.Writer, src io.Reader) (int64, error) {
+	buf := relayBuffers.Get().(*[32 << 10]byte)
+	defer relayBuffers.Put(buf)
+	return io.CopyBuffer(struct{ io.Writer }{dst}, struct{ io.Reader }{src}, buf[:])
 }
 
 func closeWrite(c net.Conn) {

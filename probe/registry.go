@@ -173,7 +173,7 @@ func (r *registry) dial(addr string, deadline time.Time) (net.Conn, error) {
 }
 
 // backendConn is a connection to a backend, which gives its slot back when
-// closed. It is a *net.TCPConn, so splice(2) still copies passthrough bytes.
+// closed.
 type backendConn struct {
 	*net.TCPConn
 	once    sync.Once

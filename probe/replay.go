@@ -169,7 +169,7 @@ func (p *Proxy) servesOwnCertificate(r *Replay) bool {
 }
 
 // waitRecord waits briefly for the proxy's account of a connection: the proxy
-// stores it before it closes or splices, but the client may see the end first.
+// stores it before it closes or relays, but the client may see the end first.
 func (p *Proxy) waitRecord(client string) *ConnRecord {
 	for range 50 {
 		if rec := p.Record(client); rec != nil {

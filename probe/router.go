@@ -9,7 +9,7 @@ import (
 	"github.com/kubectl-gwtls/kubectl-gwtls/simulate"
 )
 
-var errNoSNI = &refusal{reason: "the client sent no SNI; TLS listeners route on it"}
+var errNoSNI = &refusal{why: serving.NoListener, reason: "the client sent no SNI; TLS listeners route on it"}
 
 // refusal is a connection or request the proxy refuses, as simulate does for
 // the same request.

@@ -31,6 +31,8 @@ func ProbeReplays(w io.Writer, sockets []probe.Socket, rs probe.Replays) error {
 			if r.Reached.SNI != "" {
 				reached += " (sni " + r.Reached.SNI + ")"
 			}
+		} else if r.Proxy != nil && r.Proxy.BackendError != "" {
+			reached = r.Proxy.Backend + " (failed)"
 		} else if !r.Refused {
 			reached = "?"
 		}
