@@ -27,11 +27,13 @@ const maxHeaderBytes = 64 << 10
 // answered 404 or 500 (refusal.httpStatus); a backend that does not answer,
 // 502 Bad Gateway. The first request's header must arrive by the handshake
 // deadline, and the connection ends at its own deadline.
-func (p *Proxy) serveHTTP(tc *tls.Conn, port *serving.Port, sni string, rec *ConnRecord, client string, handshake, whole time.Time) {
+func (p *Proxy) serveHTTP(tc *tls.Conn, cc *clientConn, port *serving.Port, sni string) {
 	quiet := log.New(io.Discard, "", 0)
-	h := &hostRouter{p: p, port: port, sni: sni, rec: rec, client: client}
+	h := &hostRouter{p: p, cc: cc, port: port, sni: sni}
 	h.rp = &httputil.ReverseProxy{
-		Director:     func(*http.Request) {},
+		// The Host, path and header go as the client sent them, as a gateway
+		// forwards them, with X-Forwarded-For/-Host/-Proto.
+		Rewrite:      func(pr *httputil.ProxyRequest) { pr.SetXForwarded() },
 		Transport:    backendTransport{p: p},
 		ErrorHandler: h.badGateway,
 		ErrorLog:     quiet,
@@ -39,7 +41,7 @@ func (p *Proxy) serveHTTP(tc *tls.Conn, port *serving.Port, sni string, rec *Con
 	ln := newOneConnListener(tc)
 	srv := &http.Server{
 		Handler:           h,
-		ReadHeaderTimeout: time.Until(handshake),
+		ReadHeaderTimeout: time.Until(cc.handshake),
 		IdleTimeout:       p.opts.HandshakeTimeout,
 		MaxHeaderBytes:    maxHeaderBytes,
 		ErrorLog:          quiet,
@@ -47,22 +49,21 @@ func (p *Proxy) serveHTTP(tc *tls.Conn, port *serving.Port, sni string, rec *Con
 		TLSNextProto: map[string]func(*http.Server, *tls.Conn, http.Handler){},
 		ConnState:    ln.track,
 	}
-	stop := time.AfterFunc(time.Until(whole), func() { tc.Close() })
+	stop := time.AfterFunc(time.Until(cc.whole), func() { tc.Close() })
 	defer stop.Stop()
 	srv.Serve(ln)
 	h.wg.Wait()
 }
 
-// hostRouter routes each request of one terminated connection.
+// hostRouter routes each request of one terminated connection; the
+// connection's account says what became of the last one.
 type hostRouter struct {
-	p      *Proxy
-	port   *serving.Port
-	sni    string
-	rp     *httputil.ReverseProxy
-	client string
-	// rec is the connection's account: the last request's route and outcome.
-	rec *ConnRecord
-	// wg counts requests being served: a hijacked connection outlives Serve.
+	p    *Proxy
+	cc   *clientConn
+	port *serving.Port
+	sni  string
+	rp   *httputil.ReverseProxy
+	// wg counts requests being served: Serve may return before a handler does.
 	wg sync.WaitGroup
 }
 
@@ -76,41 +77,46 @@ func (h *hostRouter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		host = hp
 	}
 	rt, err := routeForHost(h.port, h.sni, host)
+	rec := h.cc.rec
+	*rec = ConnRecord{listener: rec.listener}
 	if err != nil {
+		status := http.StatusInternalServerError
 		var ref *refusal
-		errors.As(err, &ref)
-		h.rec.Error, h.rec.refused, h.rec.Status = err.Error(), true, ref.httpStatus()
-		h.p.keep(h.client, h.rec)
-		h.answer(w, ref.httpStatus(), err.Error())
+		if errors.As(err, &ref) {
+			status = ref.httpStatus()
+		}
+		rec.Error, rec.refused, rec.Status = err.Error(), true, status
+		h.p.keep(h.cc.client, rec)
+		answer(w, status, err.Error())
 		return
 	}
-	h.rec.Backend, h.rec.Error, h.rec.refused, h.rec.Status, h.rec.BackendError = rt.backendKey(), "", false, 0, ""
-	h.rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), exchangeKey{}, &exchange{rt: rt, rec: h.rec, keep: func() { h.p.keep(h.client, h.rec) }})))
+	rec.Backend = rt.backendKey()
+	x := &exchange{rt: rt, cc: h.cc}
+	h.rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), exchangeKey{}, x)))
 }
 
 // badGateway answers a request whose backend did not answer.
 func (h *hostRouter) badGateway(w http.ResponseWriter, r *http.Request, err error) {
-	h.rec.BackendError, h.rec.Status = backendFailure(h.rec.Backend, err), http.StatusBadGateway
-	h.p.keep(h.client, h.rec)
-	h.answer(w, http.StatusBadGateway, h.rec.BackendError)
+	h.cc.rec.Status = http.StatusBadGateway
+	h.p.failBackend(h.cc, err)
+	answer(w, http.StatusBadGateway, h.cc.rec.BackendError)
 }
 
-// ProxyAnswerPrefix starts the body of every response an HTTPS listener of the
+// proxyAnswerPrefix starts the body of every response an HTTPS listener of the
 // proxy writes itself, rather than a backend.
-const ProxyAnswerPrefix = "gwtls-proxy"
+const proxyAnswerPrefix = "gwtls-proxy"
 
-func (h *hostRouter) answer(w http.ResponseWriter, status int, msg string) {
+func answer(w http.ResponseWriter, status int, msg string) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("Connection", "close")
 	w.WriteHeader(status)
-	fmt.Fprintf(w, "%s %d %s: %s\n", ProxyAnswerPrefix, status, http.StatusText(status), msg)
+	fmt.Fprintf(w, "%s %d %s: %s\n", proxyAnswerPrefix, status, http.StatusText(status), msg)
 }
 
-// exchange is one request's route, and the connection's account to fill.
+// exchange is one request's route, and the connection whose account it fills.
 type exchange struct {
-	rt   route
-	rec  *ConnRecord
-	keep func()
+	rt route
+	cc *clientConn
 }
 
 // backendTransport sends each request to the backend its route picked, on a
@@ -123,11 +129,11 @@ func (t backendTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if x == nil {
 		return nil, errors.New("a request without a route")
 	}
-	bc, err := t.p.dialTerminated(x.rt, x.rec, time.Now().Add(t.p.opts.HandshakeTimeout))
+	bc, err := t.p.dialTerminated(x.rt, x.cc.rec, time.Now().Add(t.p.opts.HandshakeTimeout))
 	if err != nil {
 		return nil, err
 	}
-	x.keep()
+	t.p.keep(x.cc.client, x.cc.rec)
 	if err := req.Write(bc); err != nil {
 		bc.Close()
 		return nil, err

@@ -207,87 +207,113 @@ func (p *Proxy) keep(client string, r *ConnRecord) {
 	}
 }
 
+// clientConn is one client connection and the proxy's account of it.
+type clientConn struct {
+	net.Conn
+	client string // its address, the key of its record
+	rec    *ConnRecord
+	// handshake is the handshake deadline; whole, the connection's.
+	handshake, whole time.Time
+}
+
 // handle peeks at the ClientHello, routes on its SNI and hands the connection
 // to its target. The handshake deadline runs from accept to the end of the
 // handshake the proxy can see; the connection deadline bounds the rest.
 func (p *Proxy) handle(s *socket, c net.Conn) {
 	defer c.Close()
 	start := time.Now()
-	handshake, whole := start.Add(p.opts.HandshakeTimeout), start.Add(p.opts.ConnTimeout)
-	client := c.RemoteAddr().String()
-	rec := &ConnRecord{}
-	fail := func(err error) {
-		rec.Error = err.Error()
-		rec.refused = rec.refused || isRefusal(err)
-		p.keep(client, rec)
-	}
-	c.SetDeadline(handshake)
-	hello, peeked, err := PeekClientHello(c, p.opts.MaxHello, handshake)
+	cc := &clientConn{Conn: c, client: c.RemoteAddr().String(), rec: &ConnRecord{},
+		handshake: start.Add(p.opts.HandshakeTimeout), whole: start.Add(p.opts.ConnTimeout)}
+	c.SetDeadline(cc.handshake)
+	hello, peeked, err := PeekClientHello(c, p.opts.MaxHello, cc.handshake)
 	if err != nil {
-		fail(err)
+		p.fail(cc, err)
 		return
 	}
-	c.SetDeadline(handshake)
+	c.SetDeadline(cc.handshake)
 	if hello.ServerName == "" {
-		fail(errNoSNI)
+		p.fail(cc, errNoSNI)
 		return
 	}
 	rt, err := routeFor(s.port, hello.ServerName)
 	if l := rt.decision.Listener; l != nil {
-		rec.listener = l.Name
+		cc.rec.listener = l.Name
 	}
 	if err != nil {
-		fail(err)
-		closeCleanly(c, handshake)
+		p.fail(cc, err)
+		closeCleanly(c, cc.handshake)
 		return
 	}
-	l := rt.decision.Listener
-	if l.Mode == gwv1.TLSModePassthrough {
-		rec.Backend = rt.backendKey()
-		bc, err := p.passthrough(rt, rec, handshake)
-		if err != nil {
-			rec.BackendError = backendFailure(rec.Backend, err)
-			p.keep(client, rec)
-			closeCleanly(c, handshake)
-			return
-		}
-		defer bc.Close()
-		p.keep(client, rec)
-		c.SetDeadline(whole)
-		if _, err := bc.Write(peeked); err != nil {
-			return
-		}
-		relay(c, bc, p.noteBackendEnd(client, rec))
+	if rt.decision.Listener.Mode == gwv1.TLSModePassthrough {
+		p.passThrough(cc, rt, peeked)
 		return
 	}
-	tc := tls.Server(&replayConn{Conn: c, pending: peeked}, p.terminateConfig(rt))
-	if err := tc.Handshake(); err != nil {
-		fail(fmt.Errorf("TLS handshake with the client: %w", err))
-		return
-	}
-	defer tc.Close()
-	if l.Protocol == gwv1.HTTPSProtocolType {
-		p.serveHTTP(tc, s.port, rt.sni, rec, client, handshake, whole)
-		return
-	}
-	rec.Backend = rt.backendKey()
-	bc, err := p.dialTerminated(rt, rec, handshake)
+	p.terminate(cc, rt, peeked)
+}
+
+// fail records why the proxy did not serve a connection.
+func (p *Proxy) fail(cc *clientConn, err error) {
+	cc.rec.Error = err.Error()
+	cc.rec.refused = cc.rec.refused || isRefusal(err)
+	p.keep(cc.client, cc.rec)
+}
+
+// failBackend records a backend the proxy could not use.
+func (p *Proxy) failBackend(cc *clientConn, err error) {
+	cc.rec.BackendError = backendFailure(cc.rec.Backend, err)
+	p.keep(cc.client, cc.rec)
+}
+
+// passThrough relays the connection, ClientHello first, to the backend, which
+// terminates TLS itself.
+func (p *Proxy) passThrough(cc *clientConn, rt route, peeked []byte) {
+	cc.rec.Backend = rt.backendKey()
+	bc, err := p.dialPassthrough(rt, cc.rec, cc.handshake)
 	if err != nil {
-		rec.BackendError = backendFailure(rec.Backend, err)
-		p.keep(client, rec)
+		p.failBackend(cc, err)
+		closeCleanly(cc.Conn, cc.handshake)
 		return
 	}
 	defer bc.Close()
-	p.keep(client, rec)
-	c.SetDeadline(whole)
-	relay(tc, bc, p.noteBackendEnd(client, rec))
+	p.keep(cc.client, cc.rec)
+	cc.SetDeadline(cc.whole)
+	if _, err := bc.Write(peeked); err != nil {
+		return
+	}
+	relay(cc.Conn, bc, p.noteBackendEnd(cc))
+}
+
+// terminate completes the TLS handshake with the certificate the
+// configuration presents, then serves HTTP requests (an HTTPS listener) or
+// relays the bytes to the backend (a TLS listener).
+func (p *Proxy) terminate(cc *clientConn, rt route, peeked []byte) {
+	tc := tls.Server(&replayConn{Conn: cc.Conn, pending: peeked}, p.terminateConfig(rt))
+	if err := tc.Handshake(); err != nil {
+		p.fail(cc, fmt.Errorf("TLS handshake with the client: %w", err))
+		return
+	}
+	defer tc.Close()
+	if rt.decision.Listener.Protocol == gwv1.HTTPSProtocolType {
+		p.serveHTTP(tc, cc, rt.decision.Port, rt.sni)
+		return
+	}
+	cc.rec.Backend = rt.backendKey()
+	bc, err := p.dialTerminated(rt, cc.rec, cc.handshake)
+	if err != nil {
+		p.failBackend(cc, err)
+		return
+	}
+	defer bc.Close()
+	p.keep(cc.client, cc.rec)
+	cc.SetDeadline(cc.whole)
+	relay(tc, bc, p.noteBackendEnd(cc))
 }
 
 // noteBackendEnd records a backend that ended its side of a connection
 // without sending anything: down behind a listening socket, resetting, or
 // refusing what it was sent. It runs before the client's side is closed, so
 // a client that sees the end can read the record.
-func (p *Proxy) noteBackendEnd(client string, rec *ConnRecord) func(sent int64, err error) {
+func (p *Proxy) noteBackendEnd(cc *clientConn) func(sent int64, err error) {
 	return func(sent int64, err error) {
 		if sent > 0 {
 			return
@@ -295,8 +321,7 @@ func (p *Proxy) noteBackendEnd(client string, rec *ConnRecord) func(sent int64, 
 		if err == nil {
 			err = errors.New("closed the connection")
 		}
-		rec.BackendError = backendFailure(rec.Backend, fmt.Errorf("%s sent nothing: %w", rec.Address, err))
-		p.keep(client, rec)
+		p.failBackend(cc, fmt.Errorf("%s sent nothing: %w", cc.rec.Address, err))
 	}
 }
 

@@ -14,9 +14,9 @@ import (
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
 )
 
-// passthrough connects to the backend of a passthrough listener, which
+// dialPassthrough connects to the backend of a passthrough listener, which
 // terminates TLS itself: the client's bytes go to it untouched.
-func (p *Proxy) passthrough(rt route, rec *ConnRecord, deadline time.Time) (net.Conn, error) {
+func (p *Proxy) dialPassthrough(rt route, rec *ConnRecord, deadline time.Time) (net.Conn, error) {
 	addr, err := p.reg.address(rt, passthroughBackend, nil)
 	if err != nil {
 		return nil, err
