@@ -76,7 +76,7 @@ Gateway when the backend does not answer (a finding).
 
 The proxy bounds what a client can hold: each socket serves --max-connections
 at a time, each backend --max-backend-connections, and a client must finish its
-handshake within --timeout. docs/security-probe.md lists every bound.
+handshake within --timeout. docs/security.md lists every bound.
 
 With --target or --gateway it handshakes with a live data plane for every
 intersected hostname and reports whether the certificate covers the SNI, is valid,
