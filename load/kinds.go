@@ -139,40 +139,40 @@ func route[R any](view func(*R) model.Route) codec {
 	}
 }
 
-// Each route view keeps what attachment and reference resolution read. HTTP,
-// GRPC and TLS routes have hostnames, possibly none (see nonNil); TCP and UDP
-// routes have none to have.
+// Each route view keeps what attachment and reference resolution read, and the
+// status as written. HTTP, GRPC and TLS routes have hostnames, possibly none
+// (see nonNil); TCP and UDP routes have none to have.
 
 func httpRoute(r *gwv1.HTTPRoute) model.Route {
-	return model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Hostnames: nonNil(r.Spec.Hostnames),
+	return model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Hostnames: nonNil(r.Spec.Hostnames), Status: r.Status.RouteStatus,
 		Rules: rules(r.Spec.Rules, func(rule *gwv1.HTTPRouteRule) (*gwv1.SectionName, []gwv1.BackendRef) {
 			return rule.Name, embedded(rule.BackendRefs, func(b *gwv1.HTTPBackendRef) gwv1.BackendRef { return b.BackendRef })
 		})}
 }
 
 func grpcRoute(r *gwv1.GRPCRoute) model.Route {
-	return model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Hostnames: nonNil(r.Spec.Hostnames),
+	return model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Hostnames: nonNil(r.Spec.Hostnames), Status: r.Status.RouteStatus,
 		Rules: rules(r.Spec.Rules, func(rule *gwv1.GRPCRouteRule) (*gwv1.SectionName, []gwv1.BackendRef) {
 			return rule.Name, embedded(rule.BackendRefs, func(b *gwv1.GRPCBackendRef) gwv1.BackendRef { return b.BackendRef })
 		})}
 }
 
 func tlsRoute(r *gwv1.TLSRoute) model.Route {
-	return model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Hostnames: nonNil(r.Spec.Hostnames),
+	return model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Hostnames: nonNil(r.Spec.Hostnames), Status: r.Status.RouteStatus,
 		Rules: rules(r.Spec.Rules, func(rule *gwv1.TLSRouteRule) (*gwv1.SectionName, []gwv1.BackendRef) {
 			return rule.Name, rule.BackendRefs
 		})}
 }
 
 func tcpRoute(r *gwv1.TCPRoute) model.Route {
-	return model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs,
+	return model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Status: r.Status.RouteStatus,
 		Rules: rules(r.Spec.Rules, func(rule *gwv1.TCPRouteRule) (*gwv1.SectionName, []gwv1.BackendRef) {
 			return rule.Name, rule.BackendRefs
 		})}
 }
 
 func udpRoute(r *gwv1.UDPRoute) model.Route {
-	return model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs,
+	return model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Status: r.Status.RouteStatus,
 		Rules: rules(r.Spec.Rules, func(rule *gwv1.UDPRouteRule) (*gwv1.SectionName, []gwv1.BackendRef) {
 			return rule.Name, rule.BackendRefs
 		})}

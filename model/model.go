@@ -77,6 +77,10 @@ func (n NamespacedName) String() string {
 }
 
 // Object is one loaded object of a supported kind: its typed view and its Meta.
+// The typed view holds the object's .status as written (by a controller, or by
+// the API server's defaults), beside its spec: the engine reads the status of
+// a few kinds as input (a GatewayClass's supportedFeatures, a Gateway's
+// addresses), and drift compares the rest with the status it computes.
 type Object[T any] struct {
 	Meta
 	Obj *T
@@ -112,8 +116,9 @@ const (
 )
 
 // Route is the kind-independent view of every xRoute: what attachment, hostname
-// intersection and reference resolution need. The rest of the kind's object
-// (matches, filters, ...) is not kept: output starts from Meta.Raw.
+// intersection and reference resolution need, and the status as written. The
+// rest of the kind's object (matches, filters, ...) is not kept: output starts
+// from Meta.Raw.
 type Route struct {
 	Meta
 	ObjectMeta metav1.ObjectMeta
@@ -121,6 +126,9 @@ type Route struct {
 	// Hostnames is nil for kinds without hostnames (TCPRoute, UDPRoute).
 	Hostnames []gwv1.Hostname
 	Rules     []RouteRule
+	// Status is .status as written: one entry per parentRef and controller
+	// that wrote one (every route kind's status is a RouteStatus).
+	Status gwv1.RouteStatus
 }
 
 // RouteRule is one rule of a route, reduced to its backends.
