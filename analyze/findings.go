@@ -168,6 +168,32 @@ func (e *engine) findings() {
 	}
 }
 
+// sortFindings orders findings by where they come from: file and line, then
+// object, field and rule, so that output is stable.
+// AddFindings adds the findings of a view of the Result that is not the
+// engine's own (drift), merged into the order every finding is kept in; of
+// two findings in the same place, the engine's comes first.
+func (r *Result) AddFindings(fs []Finding) {
+	if len(fs) == 0 {
+		return
+	}
+	added := slices.Clone(fs)
+	slices.SortStableFunc(added, CompareFindings)
+	merged := make([]Finding, 0, len(r.Findings)+len(added))
+	i, j := 0, 0
+	for i < len(r.Findings) && j < len(added) {
+		if CompareFindings(added[j], r.Findings[i]) < 0 {
+			merged = append(merged, added[j])
+			j++
+		} else {
+			merged = append(merged, r.Findings[i])
+			i++
+		}
+	}
+	merged = append(merged, r.Findings[i:]...)
+	r.Findings = append(merged, added[j:]...)
+}
+
 // parentFindings: Gateways, ListenerSets and their listeners.
 func (e *engine) parentFindings(fl *findingList) {
 	for _, g := range e.res.Gateways {

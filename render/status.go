@@ -15,8 +15,6 @@ import (
 	goyaml "go.yaml.in/yaml/v2"
 	"sigs.k8s.io/yaml"
 
-	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
-
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
@@ -39,7 +37,7 @@ func statusObjects(res *analyze.Result) []statusObject {
 	for _, g := range res.Model.Gateways {
 		o := statusObject{meta: g.Meta}
 		if gr := gateways[g]; gr != nil {
-			o.status = func() any { return gatewayStatus(gr, g) }
+			o.status = func() any { return gr.Status() }
 		}
 		objs = append(objs, o)
 	}
@@ -50,15 +48,15 @@ func statusObjects(res *analyze.Result) []statusObject {
 	for _, ls := range res.Model.ListenerSets {
 		o := statusObject{meta: ls.Meta}
 		if lr := sets[ls]; lr != nil {
-			o.status = func() any { return listenerSetStatus(lr) }
+			o.status = func() any { return lr.Status() }
 		}
 		objs = append(objs, o)
 	}
 	for _, rr := range res.Routes {
-		objs = append(objs, statusObject{meta: rr.Route.Meta, status: func() any { return routeStatus(rr) }})
+		objs = append(objs, statusObject{meta: rr.Route.Meta, status: func() any { return rr.Status() }})
 	}
 	for _, pr := range res.BackendTLSPolicies {
-		objs = append(objs, statusObject{meta: pr.Policy.Meta, status: func() any { return policyStatus(pr) }})
+		objs = append(objs, statusObject{meta: pr.Policy.Meta, status: func() any { return pr.Status() }})
 	}
 	return objs
 }
@@ -175,74 +173,6 @@ func writeStatus(w io.Writer, objs []statusObject, numbers bool, encode func(map
 		}
 	}
 	return bw.Flush()
-}
-
-func gatewayStatus(g *analyze.GatewayResult, gw *model.Gateway) gwv1.GatewayStatus {
-	st := gwv1.GatewayStatus{
-		// Addresses are assigned by the data plane; keep what the input recorded.
-		Addresses:  gw.Obj.Status.Addresses,
-		Conditions: analyze.Plain(g.Conditions),
-		Listeners:  make([]gwv1.ListenerStatus, 0, len(g.Listeners)),
-	}
-	for _, l := range g.Listeners {
-		st.Listeners = append(st.Listeners, gwv1.ListenerStatus{
-			Name:           l.Listener.Name,
-			SupportedKinds: l.SupportedKinds,
-			AttachedRoutes: l.AttachedRoutes(),
-			Conditions:     analyze.Plain(l.Conditions),
-		})
-	}
-	n := g.AttachedListenerSets
-	st.AttachedListenerSets = &n
-	return st
-}
-
-func listenerSetStatus(ls *analyze.ListenerSetResult) gwv1.ListenerSetStatus {
-	st := gwv1.ListenerSetStatus{Conditions: analyze.Plain(ls.Conditions)}
-	if !ls.Allowed || ls.Parent == nil {
-		return st
-	}
-	for _, l := range ls.Listeners {
-		if l.Conditions == nil {
-			continue
-		}
-		st.Listeners = append(st.Listeners, gwv1.ListenerEntryStatus{
-			Name:           l.Listener.Name,
-			SupportedKinds: l.SupportedKinds,
-			AttachedRoutes: l.AttachedRoutes(),
-			Conditions:     analyze.Plain(l.Conditions),
-		})
-	}
-	return st
-}
-
-func routeStatus(rr *analyze.RouteResult) gwv1.RouteStatus {
-	st := gwv1.RouteStatus{Parents: []gwv1.RouteParentStatus{}}
-	for _, p := range rr.Parents {
-		if !p.Written {
-			continue
-		}
-		st.Parents = append(st.Parents, gwv1.RouteParentStatus{
-			ParentRef:      *p.Ref,
-			ControllerName: p.Controller,
-			Conditions:     analyze.Plain(p.Conditions()),
-		})
-	}
-	return st
-}
-
-func policyStatus(pr *analyze.PolicyResult) gwv1.PolicyStatus {
-	st := gwv1.PolicyStatus{Ancestors: []gwv1.PolicyAncestorStatus{}}
-	for _, g := range pr.Ancestors {
-		gw := g.Gateway.Obj
-		group, kind, ns := gwv1.Group(gwv1.GroupName), gwv1.Kind("Gateway"), gwv1.Namespace(gw.Namespace)
-		st.Ancestors = append(st.Ancestors, gwv1.PolicyAncestorStatus{
-			AncestorRef:    gwv1.ParentReference{Group: &group, Kind: &kind, Namespace: &ns, Name: gwv1.ObjectName(gw.Name)},
-			ControllerName: g.Controller,
-			Conditions:     analyze.Plain(pr.Conditions),
-		})
-	}
-	return st
 }
 
 // itemIndent is the indentation of an item inside the List StatusJSON writes.

@@ -1,0 +1,42 @@
+package analyze
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/model"
+	"github.com/kubectl-gwtls/kubectl-gwtls/rules"
+)
+
+// TestAddFindingsKeepsTheOrder: findings added to a Result land where sorting
+// every finding at once would put them, after the engine's own in the same
+// place.
+func TestAddFindingsKeepsTheOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	rs := []*rules.Rule{rules.RouteNoParentRefs, rules.ReferenceExternal, rules.GatewayClassNotFound}
+	random := func(n int, msg string) []Finding {
+		out := make([]Finding, n)
+		for i := range out {
+			out[i] = Finding{
+				Rule:    rs[rng.IntN(len(rs))],
+				Object:  model.Ref{Kind: "HTTPRoute", Namespace: "ns", Name: string(rune('a' + rng.IntN(3)))},
+				Source:  model.Source{File: []string{"a.yaml", "b.yaml", "cluster"}[rng.IntN(3)], Line: rng.IntN(4)},
+				Field:   []string{"", "spec.parentRefs[0]"}[rng.IntN(2)],
+				Message: msg,
+			}
+		}
+		return out
+	}
+	for range 500 {
+		engine, added := random(rng.IntN(20), "engine"), random(rng.IntN(20), "added")
+		sortFindings(engine)
+		want := append(append([]Finding(nil), engine...), added...)
+		sortFindings(want)
+		r := &Result{Findings: engine}
+		r.AddFindings(added)
+		if !reflect.DeepEqual(r.Findings, want) && !(len(want) == 0 && len(r.Findings) == 0) {
+			t.Fatalf("merged:\n%v\nwant:\n%v", r.Findings, want)
+		}
+	}
+}
