@@ -13,6 +13,7 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
+	"github.com/kubectl-gwtls/kubectl-gwtls/drift"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
 
@@ -31,7 +32,10 @@ type Section struct {
 	Text       string      `json:"text,omitempty"`
 	Steps      []Step      `json:"steps"`
 	Conditions []Condition `json:"conditions,omitempty"`
-	Sections   []Section   `json:"sections,omitempty"`
+	// Written is what each controller wrote for the section's conditions,
+	// beside them; set when drift compares statuses.
+	Written  []Written `json:"written,omitempty"`
+	Sections []Section `json:"sections,omitempty"`
 }
 
 // Step is one recorded check; Decisive marks the failing check that set the outcome.
@@ -115,6 +119,8 @@ func (e *NotFoundError) Error() string {
 type Options struct {
 	// Listener limits a Gateway's explanation to one listener.
 	Listener string
+	// Drift, when set, puts what controllers wrote beside each condition.
+	Drift *drift.View
 }
 
 // Explain builds the explanation of one object.
@@ -134,7 +140,7 @@ func Explain(res *analyze.Result, ref model.Ref, opts Options) (*Explanation, er
 		for _, ls := range res.ListenerSets {
 			o := ls.ListenerSet.Obj
 			if o.Namespace == ref.Namespace && o.Name == ref.Name {
-				return listenerSet(ls), nil
+				return listenerSet(ls, opts.Drift), nil
 			}
 			note(o)
 		}
@@ -155,7 +161,7 @@ func Explain(res *analyze.Result, ref model.Ref, opts Options) (*Explanation, er
 		for _, p := range res.BackendTLSPolicies {
 			o := p.Policy.Obj
 			if o.Namespace == ref.Namespace && o.Name == ref.Name {
-				return policy(p), nil
+				return policy(p, opts.Drift), nil
 			}
 			note(o)
 		}
@@ -166,7 +172,7 @@ func Explain(res *analyze.Result, ref model.Ref, opts Options) (*Explanation, er
 				continue
 			}
 			if r.ObjectMeta.Namespace == ref.Namespace && r.ObjectMeta.Name == ref.Name {
-				return route(rr), nil
+				return route(rr, opts.Drift), nil
 			}
 			note(&r.ObjectMeta)
 		}
@@ -178,9 +184,14 @@ func Explain(res *analyze.Result, ref model.Ref, opts Options) (*Explanation, er
 	return nil, &NotFoundError{Ref: ref, Candidates: names}
 }
 
-func route(rr *analyze.RouteResult) *Explanation {
+func route(rr *analyze.RouteResult, view *drift.View) *Explanation {
 	r := rr.Route
 	x := &Explanation{Object: model.Ref{Kind: r.Kind, Namespace: r.ObjectMeta.Namespace, Name: r.ObjectMeta.Name}, Source: r.Source}
+	backends := backendsSection(rr)
+	var compared *drift.Object
+	if view != nil {
+		compared = view.Route(rr)
+	}
 	for _, p := range rr.Parents {
 		parent := model.NamespacedName{Namespace: nsOr(p.Ref.Namespace, r.ObjectMeta.Namespace), Name: string(p.Ref.Name)}
 		title := fmt.Sprintf("parentRefs[%d] → %s %s", p.Index, *p.Ref.Kind, parent)
@@ -205,11 +216,29 @@ func route(rr *analyze.RouteResult) *Explanation {
 			sec.Steps = append(sec.Steps, Step{Step: analyze.Step{Rule: "attached", Subject: "listener " + a.Listener.Name(), Passed: true,
 				Detail: fmt.Sprintf("attached to listener %s (port %d, %s), serving %s", a.Listener.Name(), a.Listener.Listener.Port, a.Listener.Listener.Protocol, hs)}})
 		}
+		if compared != nil {
+			sec.Written = written(compared.EntriesOf(drift.ParentPart(p.Index)), func(conditionType string) []Step {
+				if conditionType == string(gwv1.RouteConditionResolvedRefs) {
+					return backends.Steps // the route's backends decide it, for every parent
+				}
+				return sec.Steps
+			}, compared.EntriesOf(drift.ObjectPart))
+		}
 		x.Sections = append(x.Sections, sec)
 	}
 	if len(rr.Parents) == 0 {
 		x.Sections = append(x.Sections, Section{Title: "parentRefs", Steps: []Step{{Step: analyze.Step{Rule: "route.parentRefs", Detail: "the route names no parentRefs, so it attaches to nothing", Fix: "add spec.parentRefs naming a Gateway or ListenerSet"}, Decisive: true}}})
 	}
+	if compared != nil {
+		x.Sections = append(x.Sections, orphaned(compared, "status.parents")...)
+	}
+	x.Sections = append(x.Sections, backends)
+	return x
+}
+
+// backendsSection checks each backendRef of a route; the route's
+// ResolvedRefs condition is theirs.
+func backendsSection(rr *analyze.RouteResult) Section {
 	resolved := rr.ResolvedRefs()
 	backends := Section{Title: "backendRefs", Conditions: conditions([]analyze.Condition{resolved})}
 	failed := resolved.Status != metav1.ConditionTrue
@@ -230,8 +259,19 @@ func route(rr *analyze.RouteResult) *Explanation {
 		backends.Steps = append(backends.Steps, Step{Step: s})
 	}
 	backends.Steps = markFirstFailure(backends.Steps, failed)
-	x.Sections = append(x.Sections, backends)
-	return x
+	return backends
+}
+
+// orphaned are sections for the entries a controller wrote that the spec no
+// longer gives (their part names the status field, prefix).
+func orphaned(compared *drift.Object, prefix string) []Section {
+	var out []Section
+	for _, e := range compared.Entries {
+		if strings.HasPrefix(e.Part, prefix) {
+			out = append(out, Section{Title: e.Part + ": written by " + string(e.Controller) + ", not in the spec", Written: written([]*drift.Entry{e}, nil, nil)})
+		}
+	}
+	return out
 }
 
 func markFirstFailure(ss []Step, failed bool) []Step {
@@ -263,6 +303,14 @@ func gateway(g *analyze.GatewayResult, opts Options) (*Explanation, error) {
 			Fix: "include the GatewayClass in the input, or pass --supported-features"}})
 	}
 	top.Steps = append(top.Steps, steps(g.Trace, false)...)
+	// What controllers wrote: the Gateway's own listeners are in its status,
+	// a ListenerSet's in the ListenerSet's.
+	var compared *drift.Object
+	sets := map[*analyze.ListenerSetResult]*drift.Object{}
+	if opts.Drift != nil {
+		compared = opts.Drift.Gateway(g)
+		top.Written = written(compared.EntriesOf(drift.ObjectPart), stepsOf(top.Steps), nil)
+	}
 	if opts.Listener == "" {
 		x.Sections = append(x.Sections, top)
 	}
@@ -272,12 +320,36 @@ func gateway(g *analyze.GatewayResult, opts Options) (*Explanation, error) {
 		if opts.Listener != "" && l.Name() != opts.Listener {
 			continue
 		}
-		x.Sections = append(x.Sections, listener(l))
+		sec := listener(l)
+		if opts.Drift != nil {
+			owner := compared
+			if ls := l.ListenerSet; ls != nil {
+				if sets[ls] == nil {
+					sets[ls] = opts.Drift.ListenerSet(ls)
+				}
+				owner = sets[ls]
+			}
+			sec.Written = listenerWritten(owner, l, sec)
+		}
+		x.Sections = append(x.Sections, sec)
 	}
 	if opts.Listener != "" && len(x.Sections) == 0 {
 		return nil, fmt.Errorf("the Gateway %s has no listener %q; listeners: %s", model.NameOf(o), opts.Listener, strings.Join(names, ", "))
 	}
 	return x, nil
+}
+
+// stepsOf is a section's checks, for every condition type.
+func stepsOf(ss []Step) func(string) []Step { return func(string) []Step { return ss } }
+
+// listenerWritten is what the controller wrote for a listener, from the
+// comparison of the Gateway or ListenerSet that declares it (nil: not in
+// scope).
+func listenerWritten(owner *drift.Object, l *analyze.ListenerResult, sec Section) []Written {
+	if owner == nil {
+		return nil
+	}
+	return written(owner.EntriesOf(drift.ListenerPart(l.Name())), stepsOf(sec.Steps), owner.EntriesOf(drift.ObjectPart))
 }
 
 func listener(l *analyze.ListenerResult) Section {
@@ -325,22 +397,32 @@ func orNone(xs []string) string {
 	return strings.Join(xs, ", ")
 }
 
-func listenerSet(ls *analyze.ListenerSetResult) *Explanation {
+func listenerSet(ls *analyze.ListenerSetResult, view *drift.View) *Explanation {
 	o := ls.ListenerSet.Obj
 	x := &Explanation{Object: model.Ref{Kind: "ListenerSet", Namespace: o.Namespace, Name: o.Name}, Source: ls.ListenerSet.Source}
 	accepted := analyze.IsTrue(ls.Conditions, string(gwv1.ListenerSetConditionAccepted))
-	x.Sections = append(x.Sections, Section{Title: "ListenerSet", Steps: steps(ls.Trace, !accepted), Conditions: conditions(ls.Conditions)})
+	top := Section{Title: "ListenerSet", Steps: steps(ls.Trace, !accepted), Conditions: conditions(ls.Conditions)}
+	var compared *drift.Object
+	if view != nil {
+		compared = view.ListenerSet(ls)
+	}
+	if compared != nil {
+		top.Written = written(compared.EntriesOf(drift.ObjectPart), stepsOf(top.Steps), nil)
+	}
+	x.Sections = append(x.Sections, top)
 	if ls.Allowed {
 		for _, l := range ls.Listeners {
 			if l.Conditions != nil {
-				x.Sections = append(x.Sections, listener(l))
+				sec := listener(l)
+				sec.Written = listenerWritten(compared, l, sec)
+				x.Sections = append(x.Sections, sec)
 			}
 		}
 	}
 	return x
 }
 
-func policy(p *analyze.PolicyResult) *Explanation {
+func policy(p *analyze.PolicyResult, view *drift.View) *Explanation {
 	o := p.Policy.Obj
 	x := &Explanation{Object: model.Ref{Kind: "BackendTLSPolicy", Namespace: o.Namespace, Name: o.Name}, Source: p.Policy.Source}
 	var targets []Step
@@ -372,8 +454,12 @@ func policy(p *analyze.PolicyResult) *Explanation {
 	}
 	targets = append(targets, Step{Step: analyze.Step{Rule: "backendtlspolicy.ancestors", Passed: len(ancestors) > 0, Detail: anc}})
 	accepted := analyze.IsTrue(p.Conditions, string(gwv1.PolicyConditionAccepted)) && analyze.IsTrue(p.Conditions, string(gwv1.BackendTLSPolicyConditionResolvedRefs))
-	x.Sections = append(x.Sections,
-		Section{Title: "targets", Steps: targets},
-		Section{Title: "validation", Steps: steps(p.Trace, !accepted), Conditions: conditions(p.Conditions)})
+	validation := Section{Title: "validation", Steps: steps(p.Trace, !accepted), Conditions: conditions(p.Conditions)}
+	if view != nil {
+		// One entry per ancestor and controller, each with the policy's
+		// conditions.
+		validation.Written = written(view.Policy(p).Entries, stepsOf(validation.Steps), nil)
+	}
+	x.Sections = append(x.Sections, Section{Title: "targets", Steps: targets}, validation)
 	return x
 }

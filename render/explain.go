@@ -44,7 +44,7 @@ func writeSection(b *strings.Builder, sec explain.Section, indent string, last b
 		}
 	}
 	n := len(sec.Steps) + len(sec.Sections)
-	if len(sec.Conditions) > 0 {
+	if len(sec.Conditions) > 0 || len(sec.Written) > 0 {
 		n++
 	}
 	i := 0
@@ -67,7 +67,90 @@ func writeSection(b *strings.Builder, sec explain.Section, indent string, last b
 			}
 		}
 		b.WriteString(inner + "└─ status: " + strings.Join(parts, "  ") + "\n")
+	} else if len(sec.Written) > 0 {
+		b.WriteString(inner + "└─ status: not in the spec\n")
 	}
+	for _, w := range sec.Written {
+		writeWritten(b, w, inner+"   ", st)
+	}
+}
+
+// writeWritten writes what a controller wrote beside what the spec says, one
+// row per condition type and compared field; a condition that differs is
+// followed by the check that decides the spec's answer.
+func writeWritten(b *strings.Builder, w explain.Written, indent string, st Style) {
+	who := "controller wrote"
+	if w.Controller != "" {
+		who += " (" + w.Controller + ")"
+	}
+	if w.Part != "" && strings.HasPrefix(w.Part, "ancestor ") {
+		who += " for " + w.Part
+	}
+	if w.NotCompared != "" {
+		b.WriteString(indent + who + ": " + st.paint(dimStyle, "not compared: "+w.NotCompared) + "\n")
+		return
+	}
+	rows := [][4]string{{"", "spec says", who, ""}}
+	var decided []string
+	for _, c := range w.Conditions {
+		rows = append(rows, [4]string{c.Type, c.SpecSays.String(), c.Wrote.String(), string(c.Verdict)})
+		decided = append(decided, c.DecidedBy)
+	}
+	for _, c := range w.Counts {
+		v := "same"
+		if c.Differs {
+			v = "differs"
+		}
+		rows = append(rows, [4]string{c.Field, orDash(c.Spec), orDash(c.Written), v})
+		decided = append(decided, "")
+	}
+	var width [3]int
+	for _, r := range rows {
+		for i := range width {
+			width[i] = max(width[i], len([]rune(r[i])))
+		}
+	}
+	pad := func(s string, n int) string { return s + strings.Repeat(" ", n-len([]rune(s))) }
+	for i, r := range rows {
+		line := pad(r[0], width[0]) + "  " + pad(r[1], width[1]) + "  " + pad(r[2], width[2])
+		if i == 0 {
+			b.WriteString(indent + st.paint(dimStyle, strings.TrimRight(line, " ")) + "\n")
+			continue
+		}
+		b.WriteString(indent + line + "  " + verdictMark(r[3], st) + "\n")
+		if d := decided[i-1]; d != "" {
+			b.WriteString(indent + "   " + st.paint(warningStyle, "decided by: ") + d + "\n")
+		}
+	}
+}
+
+// verdictMark shows a verdict: ✓ for what agrees, ✗ for what differs, the
+// verdict's name for what is not compared.
+func verdictMark(v string, st Style) string {
+	switch v {
+	case "same":
+		return st.paint(okStyle, "✓")
+	case "differs":
+		return st.paint(errorStyle, "✗ differs")
+	case "status-only":
+		return st.paint(okStyle, "✓") + " " + st.paint(dimStyle, "same status; implementation-specific reason")
+	case "implementation-specific":
+		return st.paint(dimStyle, "implementation-specific condition")
+	case "not-decided":
+		return st.paint(dimStyle, "not decided from configuration")
+	case "data-plane":
+		return st.paint(dimStyle, "data-plane state")
+	case "not-written":
+		return st.paint(dimStyle, "not written")
+	}
+	return v
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
 }
 
 func writeStep(b *strings.Builder, s explain.Step, indent string, last bool, st Style) {

@@ -57,6 +57,7 @@ Exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage, load or connecti
 	}
 	o.Input.AddFlags(cmd)
 	o.Input.AddFindingFlags(cmd)
+	o.Input.AddDriftFlag(cmd)
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "output format: table (default), wide, json, yaml, sarif (SARIF 2.1.0 for code scanning), github (GitHub Actions annotations)")
 	cmd.Flags().StringVar(&o.FailOn, "fail-on", "error", "exit 1 when a finding has this severity or higher: error, warning, info, none")
 	cmd.Flags().StringVar(&o.Color, "color", "auto", "colour the table: auto (on a terminal, unless NO_COLOR is set), always, never")
@@ -66,6 +67,7 @@ Exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage, load or connecti
 // Complete parses the flags' values; --fail-on comes from the configuration
 // file unless it is set.
 func (o *AnalyzeOptions) Complete(cmd *cobra.Command, args []string) error {
+	o.Input.completeDrift(cmd)
 	if err := o.Input.Complete(); err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-gwtls/kubectl-gwtls/drift"
 	"github.com/kubectl-gwtls/kubectl-gwtls/explain"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 	"github.com/kubectl-gwtls/kubectl-gwtls/render"
@@ -56,6 +57,7 @@ backendtlspolicy.`,
 		},
 	}
 	o.Input.AddFlags(cmd)
+	o.Input.AddDriftFlag(cmd)
 	cmd.Flags().StringVar(&o.Listener, "listener", "", "with gateway/NAME: only this listener")
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "output format: tree (default), json")
 	cmd.Flags().StringVar(&o.Color, "color", "auto", "colour: auto, always, never")
@@ -65,6 +67,7 @@ backendtlspolicy.`,
 // Complete reads KIND/NAME in the request's namespace and asks the engine to
 // trace that object's decisions.
 func (o *ExplainOptions) Complete(cmd *cobra.Command, args []string) error {
+	o.Input.completeDrift(cmd)
 	if err := o.Input.Complete(); err != nil {
 		return err
 	}
@@ -96,7 +99,11 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	x, err := explain.Explain(res, o.ref, explain.Options{Listener: o.Listener})
+	opts := explain.Options{Listener: o.Listener}
+	if o.Input.driftOn(res.Model) {
+		opts.Drift = drift.New(res)
+	}
+	x, err := explain.Explain(res, o.ref, opts)
 	if nf := (*explain.NotFoundError)(nil); errors.As(err, &nf) {
 		return fmt.Errorf("%w (use -n to pick the namespace)", err)
 	}

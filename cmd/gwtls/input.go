@@ -20,6 +20,7 @@ import (
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
 	"github.com/kubectl-gwtls/kubectl-gwtls/config"
+	"github.com/kubectl-gwtls/kubectl-gwtls/drift"
 	"github.com/kubectl-gwtls/kubectl-gwtls/load"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
@@ -75,7 +76,21 @@ type InputOptions struct {
 	// Findings are the flags of commands that print findings (findings.go);
 	// nil for the others.
 	Findings *FindingOptions
+
+	// Drift compares the status controllers wrote with the computed status
+	// (--drift, on commands that report findings or explain them). driftMode
+	// is its completed value: on, off, or auto (not given).
+	Drift     bool
+	driftMode driftMode
 }
+
+type driftMode int
+
+const (
+	driftOff driftMode = iota
+	driftAuto
+	driftOn
+)
 
 // NewInputOptions returns InputOptions with kubectl's defaults.
 func NewInputOptions(configFlags *genericclioptions.ConfigFlags) *InputOptions {
@@ -106,6 +121,38 @@ func (o *InputOptions) AddFlags(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&o.SupportedFeatures, "supported-features", "", "comma-separated Gateway API features the implementation supports (default: a class's status.supportedFeatures, else all)")
 	cmd.Flags().BoolVar(&o.AllowEmpty, "allow-empty", false, "accept an input without any Gateway API object (by default that is an error, exit 2)")
 	cmd.Flags().StringVar(&o.MaxInputBytes, "max-input-bytes", o.MaxInputBytes, "the most one run reads, from files and stdin or from the cluster's responses (a quantity: 512Mi, 2Gi)")
+}
+
+// AddDriftFlag registers --drift, on the commands that report what drift
+// finds (analyze, render report) or shows it (explain).
+func (o *InputOptions) AddDriftFlag(cmd *cobra.Command) {
+	cmd.Flags().BoolVar(&o.Drift, "drift", true, "compare the status controllers wrote with the status the spec says (default: on for a cluster, and for files whose objects carry status); --drift=false turns it off")
+}
+
+// completeDrift reads --drift: given, it is on or off; not given, it is on
+// for a cluster and for files that carry status (auto).
+func (o *InputOptions) completeDrift(cmd *cobra.Command) {
+	switch f := cmd.Flags().Lookup("drift"); {
+	case f == nil:
+		o.driftMode = driftOff
+	case !f.Changed:
+		o.driftMode = driftAuto
+	case o.Drift:
+		o.driftMode = driftOn
+	default:
+		o.driftMode = driftOff
+	}
+}
+
+// driftOn reports whether drift compares the statuses of a model.
+func (o *InputOptions) driftOn(m *model.Model) bool {
+	switch o.driftMode {
+	case driftOn:
+		return true
+	case driftAuto:
+		return !o.fromFiles() || drift.Carried(m)
+	}
+	return false
 }
 
 // Complete reads the configuration file, parses the flags' values and
@@ -269,6 +316,10 @@ func (o *InputOptions) Result(ctx context.Context, streams genericiooptions.IOSt
 	collected := collectBeforeAnalysis(m)
 	gc := time.Since(o.loaded)
 	res := o.Analyze(m)
+	analyzed := time.Now()
+	if o.driftOn(m) {
+		res.AddFindings(drift.Findings(res))
+	}
 	if err := o.triage(res, streams); err != nil {
 		return nil, err
 	}
@@ -277,8 +328,11 @@ func (o *InputOptions) Result(ctx context.Context, streams genericiooptions.IOSt
 		if collected {
 			note = fmt.Sprintf(" (%s of it collecting the loader's garbage)", gc.Round(time.Millisecond))
 		}
+		if o.driftOn(m) {
+			note += fmt.Sprintf(", drift %s", time.Since(analyzed).Round(time.Millisecond))
+		}
 		fmt.Fprintf(streams.ErrOut, "timings: load %s (%d objects), analyze %s%s\n",
-			o.loaded.Sub(start).Round(time.Millisecond), m.Len(), time.Since(o.loaded).Round(time.Millisecond), note)
+			o.loaded.Sub(start).Round(time.Millisecond), m.Len(), analyzed.Sub(o.loaded).Round(time.Millisecond), note)
 	}
 	return res, nil
 }
