@@ -119,7 +119,7 @@ func (o *Object) compareListeners(k entryKind, ctrl string, controller gwv1.Gate
 	for _, w := range written {
 		if !declared[w.Name] {
 			o.add(rules.DriftOrphanedStatus, ListenerPart(string(w.Name)),
-				fmt.Sprintf("%s's status.listeners has an entry for listener %s, which the spec no longer declares", o.Ref.Kind, w.Name),
+				fmt.Sprintf("status.listeners has an entry for listener %s, which the %s's spec no longer declares", w.Name, o.Ref.Kind),
 				"the controller removes the entry when it processes the object; if it does not, check that it is running")
 		}
 	}
@@ -239,7 +239,7 @@ func (v *View) gatewayMissingFindings(g *analyze.GatewayResult) []analyze.Findin
 	}
 	msg := fmt.Sprintf("%s %s; %s", who(g.Controller), what, existed(gw.Obj.CreationTimestamp, v.res.Now))
 	if n := counted(count{st.listenerSets, "ListenerSet"}, count{st.routes, "route"}, count{st.policies, "BackendTLSPolicy"}); n != "" {
-		msg += "; " + n + " naming it carry no status from it either"
+		msg += "; " + n + " depend on it and carry no status from its controller either"
 	}
 	o.add(rules.DriftStatusMissing, "status", msg, missingFix)
 	return o.findings

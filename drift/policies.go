@@ -127,7 +127,7 @@ func (v *View) classFindings(c *analyze.GatewayClassResult) []analyze.Finding {
 	if cs.unserved != "" {
 		msg := fmt.Sprintf("GatewayClass %s (controllerName %s): %s; %s", obj.Name, ctrl, cs.unserved, existed(obj.CreationTimestamp, v.res.Now))
 		if n := counted(count{cs.gateways, "Gateway"}, count{cs.listenerSets, "ListenerSet"}, count{cs.routes, "route"}, count{cs.policies, "BackendTLSPolicy"}); n != "" {
-			msg += "; " + n + " of the class carry no status either"
+			msg += "; " + n + " depend on it and carry no status either"
 		}
 		o.add(rules.DriftStatusMissing, "status", msg, fmt.Sprintf("run a controller for %s, or check why it does not accept the class (its logs, spec.parametersRef)", ctrl))
 		return o.findings

@@ -101,7 +101,7 @@ func decidedBy(e *drift.Entry, c drift.Condition, steps []Step) string {
 		check = "the check that decided it: " + c.Computed.Message
 		for _, s := range steps {
 			if s.Decisive {
-				check = fmt.Sprintf("the check marked ◀: %s (%s)", s.Rule, s.Detail)
+				check = fmt.Sprintf("the check marked ◀ (%s): %s", s.Rule, s.Detail)
 				break
 			}
 		}

@@ -12,6 +12,7 @@ import (
 
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-gwtls/kubectl-gwtls/drift"
 	"github.com/kubectl-gwtls/kubectl-gwtls/load"
 )
 
@@ -39,7 +40,9 @@ func run(t *testing.T, stdin string, args ...string) (string, string, int) {
 // TestGolden runs every case in testdata/golden: NAME.yaml is the input;
 // NAME.status.golden is `render status -o yaml`; NAME.analyze.golden is the
 // `analyze` table followed by the exit code; NAME.simulate.golden is `simulate
-// --all` as a table and as JSON. Review changes as diffs.
+// --all` as a table and as JSON; for an input that carries status (a status
+// dump), NAME.statusdiff.golden is `render status --diff`. Review changes as
+// diffs.
 func TestGolden(t *testing.T) {
 	t.Chdir("../..") // sources in the output read testdata/golden/..., as a user's would
 	inputs, err := filepath.Glob("testdata/golden/*.yaml")
@@ -96,6 +99,12 @@ func TestGolden(t *testing.T) {
 			}
 			compareGolden(t, strings.TrimSuffix(in, ".yaml")+".explain.golden", tree.String())
 			compareGolden(t, strings.TrimSuffix(in, ".yaml")+".explain.json.golden", js.String())
+
+			// A status dump: what the controller wrote against what the spec says.
+			if carriesStatus(t, in) {
+				out, stderr, code := run(t, "", append([]string{"render", "status", "--diff", "-f", in, "--now", goldenNow}, extra...)...)
+				compareGolden(t, strings.TrimSuffix(in, ".yaml")+".statusdiff.golden", fmt.Sprintf("%s%s--- exit %d\n", out, stderr, code))
+			}
 		})
 	}
 }
@@ -120,6 +129,16 @@ func explainable(t *testing.T, path string) [][2]string {
 		out = append(out, [2]string{"backendtlspolicy/" + p.Obj.Name, p.Obj.Namespace})
 	}
 	return out
+}
+
+// carriesStatus reports whether a golden input is a status dump: drift is on
+// for it, and render status --diff is one of its views.
+func carriesStatus(t *testing.T, path string) bool {
+	m, err := load.Files(load.FileOptions{Filenames: []string{path}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return drift.Carried(m)
 }
 
 // goldenFlags reads extra command-line flags from a leading "# flags: ..." comment.

@@ -9,6 +9,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/kubectl-gwtls/kubectl-gwtls/drift"
 	"github.com/kubectl-gwtls/kubectl-gwtls/render"
 )
 
@@ -134,6 +135,9 @@ func (o *RenderPlanOptions) Run(ctx context.Context) error {
 type RenderStatusOptions struct {
 	Input  *InputOptions
 	Output string
+	// Diff prints, per object, a unified diff of the status its controller
+	// wrote against the computed one.
+	Diff bool
 	genericiooptions.IOStreams
 }
 
@@ -147,7 +151,10 @@ func NewCmdRenderStatus(streams genericiooptions.IOStreams, configFlags *generic
   ` + commandName() + ` render status -f manifests/ -o json
 
   # Reproducible output for golden files
-  ` + commandName() + ` render status -f manifests/ -o yaml --now 2026-01-01T00:00:00Z`,
+  ` + commandName() + ` render status -f manifests/ -o yaml --now 2026-01-01T00:00:00Z
+
+  # What the controllers wrote (-) against what the spec says (+), per object
+  ` + commandName() + ` render status -A --diff`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.Complete(cmd, args); err != nil {
@@ -161,6 +168,7 @@ func NewCmdRenderStatus(streams genericiooptions.IOStreams, configFlags *generic
 	}
 	o.Input.AddFlags(cmd)
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "yaml", "output format: yaml or json")
+	cmd.Flags().BoolVar(&o.Diff, "diff", false, "print, per object, a unified diff of the status its controller wrote (-) against the status the spec says (+), as drift compares them: without messages and lastTransitionTime, conditions sorted by type")
 	return cmd
 }
 
@@ -176,6 +184,9 @@ func (o *RenderStatusOptions) Validate() error {
 	default:
 		return usageErrorf("--output %q: want json or yaml", o.Output)
 	}
+	if o.Diff && o.Output == "json" {
+		return usageErrorf("--diff prints a unified diff of YAML; it takes no -o json")
+	}
 	return o.Input.Validate()
 }
 
@@ -183,6 +194,13 @@ func (o *RenderStatusOptions) Validate() error {
 func (o *RenderStatusOptions) Run(ctx context.Context) error {
 	res, err := o.Input.Result(ctx, o.IOStreams)
 	if err != nil {
+		return err
+	}
+	if o.Diff {
+		compared, differ, err := render.StatusDiff(o.Out, drift.New(res).Pairs())
+		if err == nil {
+			render.StatusDiffSummary(o.ErrOut, compared, differ)
+		}
 		return err
 	}
 	if o.Output == "json" {

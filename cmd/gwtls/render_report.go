@@ -48,6 +48,7 @@ output is deterministic.`,
 	}
 	o.Input.AddFlags(cmd)
 	o.Input.AddFindingFlags(cmd)
+	o.Input.AddDriftFlag(cmd)
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "markdown", "output format: markdown")
 	cmd.Flags().StringVar(&o.SourceURL, "source-url", "", "link file:line to SOURCE_URL/FILE#LLINE (e.g. https://github.com/OWNER/REPO/blob/SHA)")
 	cmd.Flags().StringVar(&o.Title, "title", "kubectl-gwtls", "the report's heading")
@@ -56,6 +57,7 @@ output is deterministic.`,
 
 // Complete parses the input flags.
 func (o *RenderReportOptions) Complete(cmd *cobra.Command, args []string) error {
+	o.Input.completeDrift(cmd)
 	return o.Input.Complete()
 }
 
