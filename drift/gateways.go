@@ -24,9 +24,9 @@ func (v *View) compareGateway(g *analyze.GatewayResult, keep bool) *Object {
 	st, written := v.gateways[g], gw.Obj.Status
 	ctrl := who(g.Controller)
 	switch {
-	case st.unserved():
+	case st.missing && st.unserved():
 		o.underClass(st.class)
-		o.entry(&Entry{Part: ObjectPart, Controller: g.Controller, NotCompared: fmt.Sprintf("no status is due: GatewayClass %s: %s", gw.Obj.Spec.GatewayClassName, st.class.unserved)})
+		o.entry(&Entry{Part: ObjectPart, Controller: g.Controller, NotCompared: fmt.Sprintf("no status written, and none is due: GatewayClass %s: %s", gw.Obj.Spec.GatewayClassName, st.class.unserved)})
 		return o
 	case st.missing:
 		// Reported by gatewayMissingFindings, with the objects it takes along.
@@ -187,11 +187,11 @@ func (v *View) compareListenerSet(ls *analyze.ListenerSetResult, keep bool) *Obj
 	}
 	gen := ls.ListenerSet.Obj.Generation
 	switch {
-	case st.unserved():
-		o.underClass(st.class)
-		return notCompared("no status is due: GatewayClass " + string(ls.Parent.Gateway.Obj.Spec.GatewayClassName) + ": " + st.class.unserved)
 	case parent.behind > 0:
 		return notCompared("its parent Gateway's status is behind its spec")
+	case st.missing && st.unserved():
+		o.underClass(st.class)
+		return notCompared("no status written, and none is due: GatewayClass " + string(ls.Parent.Gateway.Obj.Spec.GatewayClassName) + ": " + st.class.unserved)
 	case st.missing && parent.missing:
 		o.underGateway(parent)
 		return notCompared(ctrl + " wrote no status for it, nor for its parent Gateway")
@@ -229,7 +229,7 @@ func behindMessage(ctrl, what string, observed, generation int64) string {
 func (v *View) gatewayMissingFindings(g *analyze.GatewayResult) []analyze.Finding {
 	st := v.gateways[g]
 	if !st.missing || st.unserved() {
-		return nil
+		return nil // not missing, or counted at the class
 	}
 	gw := g.Gateway
 	o := &Object{Ref: model.Ref{Kind: "Gateway", Namespace: gw.Obj.Namespace, Name: gw.Obj.Name}, Source: gw.Source}

@@ -39,23 +39,20 @@ func (v *View) comparePolicy(pr *analyze.PolicyResult, keep bool) *Object {
 	for _, g := range pr.Ancestors {
 		gs := v.gateways[g]
 		part := AncestorPart(model.NameOf(g.Gateway.Obj))
-		switch {
-		case gs.unserved():
-			o.underClass(gs.class)
-			o.entry(&Entry{Part: part, Controller: g.Controller, NotCompared: "no status is due: GatewayClass " + string(g.Gateway.Obj.Spec.GatewayClassName) + ": " + gs.class.unserved})
-			continue
-		case gs.behind > 0:
+		ref := analyze.AncestorRef(g)
+		j := v.findAncestor(written, p.Obj.Namespace, &ref, g.Controller)
+		if j >= 0 {
+			matched[j] = true
+		}
+		if gs.behind > 0 {
 			o.entry(&Entry{Part: part, Controller: g.Controller, NotCompared: "the ancestor Gateway's status is behind its spec"})
 			uncertain = true
 			continue
 		}
 		uncertain = uncertain || gs.routesBehind
-		ref := analyze.AncestorRef(g)
-		j := v.findAncestor(written, p.Obj.Namespace, &ref, g.Controller)
 		if j < 0 {
-			if gs.missing {
-				o.underGateway(gs)
-				o.entry(&Entry{Part: part, Controller: g.Controller, NotCompared: who(g.Controller) + " wrote no status for the ancestor Gateway either"})
+			if why := v.missingElsewhere(o, g); why != "" {
+				o.entry(&Entry{Part: part, Controller: g.Controller, NotCompared: why})
 				continue
 			}
 			if gs.routesBehind {
@@ -67,7 +64,6 @@ func (v *View) comparePolicy(pr *analyze.PolicyResult, keep bool) *Object {
 			o.entry(&Entry{Part: part, Controller: g.Controller, NotCompared: "no status.ancestors entry written"})
 			continue
 		}
-		matched[j] = true
 		cs := compareConditions(policyAncestorEntry, written[j].Conditions, pr.Conditions)
 		o.entry(&Entry{Part: part, Controller: g.Controller, Conditions: cs, kind: policyAncestorEntry})
 		o.conditionFindings(policyAncestorEntry, "status.ancestors", who(g.Controller), cs)

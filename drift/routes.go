@@ -49,16 +49,18 @@ func (v *View) compareRoute(rr *analyze.RouteResult, keep bool) *Object {
 		if !p.Written || p.Controller == "" {
 			continue // no controller in scope writes this parent's status
 		}
-		if why := v.parentNotCompared(o, p); why != "" {
+		j := v.findParent(written, r.ObjectMeta.Namespace, p)
+		if j >= 0 {
+			matched[j] = true
+		}
+		if why := v.parentNotCompared(p); why != "" {
 			o.entry(&Entry{Part: ParentPart(p.Index), Controller: p.Controller, NotCompared: why})
 			continue
 		}
 		ctrl := who(p.Controller)
-		j := v.findParent(written, r.ObjectMeta.Namespace, p)
 		if j < 0 {
-			if g := parentGateway(p); g != nil && v.gateways[g].missing {
-				o.underGateway(v.gateways[g])
-				o.entry(&Entry{Part: ParentPart(p.Index), Controller: p.Controller, NotCompared: ctrl + " wrote no status for the parent Gateway either"})
+			if why := v.missingElsewhere(o, parentGateway(p)); why != "" {
+				o.entry(&Entry{Part: ParentPart(p.Index), Controller: p.Controller, NotCompared: why})
 				continue
 			}
 			o.add(rules.DriftStatusMissing, ParentPart(p.Index), fmt.Sprintf("%s wrote no status.parents entry for spec.parentRefs[%d] (%s); %s",
@@ -66,7 +68,6 @@ func (v *View) compareRoute(rr *analyze.RouteResult, keep bool) *Object {
 			o.entry(&Entry{Part: ParentPart(p.Index), Controller: p.Controller, NotCompared: "no status.parents entry written"})
 			continue
 		}
-		matched[j] = true
 		cs := compareConditions(routeParentEntry, written[j].Conditions, p.Conditions())
 		o.entry(&Entry{Part: ParentPart(p.Index), Controller: p.Controller, Conditions: cs, kind: routeParentEntry})
 		o.conditionFindings(routeParentEntry, ParentPart(p.Index), ctrl, cs)
@@ -80,26 +81,38 @@ func (v *View) compareRoute(rr *analyze.RouteResult, keep bool) *Object {
 }
 
 // parentNotCompared says why a parent's entry is not compared, or "": its
-// class has no controller (counted there), or its Gateway or ListenerSet is
-// behind its spec, so the controller may have decided the route against an
-// older one.
-func (v *View) parentNotCompared(o *Object, p *analyze.ParentResult) string {
+// Gateway or ListenerSet is behind its spec, so the controller may have
+// decided the route against an older one.
+func (v *View) parentNotCompared(p *analyze.ParentResult) string {
 	g := parentGateway(p)
 	if g == nil {
 		return ""
 	}
-	gs := v.gateways[g]
-	switch {
-	case gs.unserved():
-		o.underClass(gs.class)
-		return "no status is due: GatewayClass " + string(g.Gateway.Obj.Spec.GatewayClassName) + ": " + gs.class.unserved
-	case gs.behind > 0:
+	if v.gateways[g].behind > 0 {
 		return "the parent Gateway's status is behind its spec"
 	}
 	if p.ListenerSet != nil {
 		if ls := v.listenerSets[p.ListenerSet]; ls != nil && ls.behind > 0 {
 			return "the parent ListenerSet's status is behind its spec"
 		}
+	}
+	return ""
+}
+
+// missingElsewhere says why an entry missing under a Gateway is reported
+// elsewhere, and counts it there: no controller serves the Gateway's class,
+// or the Gateway itself has no status. "" when it is reported here.
+func (v *View) missingElsewhere(o *Object, g *analyze.GatewayResult) string {
+	if g == nil {
+		return ""
+	}
+	switch gs := v.gateways[g]; {
+	case gs.unserved():
+		o.underClass(gs.class)
+		return "no entry written, and none is due: GatewayClass " + string(g.Gateway.Obj.Spec.GatewayClassName) + ": " + gs.class.unserved
+	case gs.missing:
+		o.underGateway(gs)
+		return "no entry written: " + who(g.Controller) + " wrote no status for the Gateway either"
 	}
 	return ""
 }
