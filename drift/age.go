@@ -19,6 +19,9 @@ func existed(created metav1.Time, now time.Time) string {
 	if d < 0 {
 		return fmt.Sprintf("it was created at %s, after --now", at)
 	}
+	if d < time.Minute {
+		return fmt.Sprintf("it has existed for %s (created %s): a controller that runs may not have caught up yet", humanDuration(d), at)
+	}
 	return fmt.Sprintf("it has existed for %s (created %s)", humanDuration(d), at)
 }
 

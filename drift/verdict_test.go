@@ -111,7 +111,7 @@ func TestExisted(t *testing.T) {
 		want    string
 	}{
 		{time.Time{}, "its creationTimestamp is not recorded"},
-		{now.Add(-45 * time.Second), "it has existed for 45s (created 2025-12-31T23:59:15Z)"},
+		{now.Add(-45 * time.Second), "it has existed for 45s (created 2025-12-31T23:59:15Z): a controller that runs may not have caught up yet"},
 		{now.Add(-12*time.Minute - 30*time.Second), "it has existed for 12m30s (created 2025-12-31T23:47:30Z)"},
 		{now.Add(-3*time.Hour - 20*time.Minute), "it has existed for 3h20m (created 2025-12-31T20:40:00Z)"},
 		{now.Add(-(4*24 + 6) * time.Hour), "it has existed for 4d6h (created 2025-12-27T18:00:00Z)"},
