@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
 
@@ -87,4 +88,19 @@ func AncestorRef(g *GatewayResult) gwv1.ParentReference {
 	gw := g.Gateway.Obj
 	group, kind, ns := gwv1.Group(gwv1.GroupName), gwv1.Kind("Gateway"), gwv1.Namespace(gw.Namespace)
 	return gwv1.ParentReference{Group: &group, Kind: &kind, Namespace: &ns, Name: gwv1.ObjectName(gw.Name)}
+}
+
+// AcceptedStatus is the status and reason of the parent's Accepted condition,
+// as AcceptedCondition writes it, without building its message (drift
+// compares every parent of a large dump by these alone); ok is false when the
+// parent has no conditions.
+func (p *ParentResult) AcceptedStatus() (status metav1.ConditionStatus, reason string, ok bool) {
+	switch {
+	case !p.decided:
+		return "", "", false
+	case p.rejected != nil:
+		rc := p.rejected.Rule.Condition
+		return rc.Unhealthy(), rc.Reason, true
+	}
+	return metav1.ConditionTrue, string(gwv1.RouteReasonAccepted), true
 }

@@ -49,22 +49,46 @@ func seen(cs []Condition, t string) bool {
 	return false
 }
 
+// conditionsDiffer reports whether any condition of an entry Differs, as
+// compareConditions would find, without building the comparison: most
+// entries agree, and a large dump has one per route parent.
+func conditionsDiffer(k entryKind, written []metav1.Condition, computed []analyze.Condition) bool {
+	for i := range computed {
+		c := &computed[i]
+		if verdictOf(findWritten(written, c.Type), c.Type, c.Status, c.Reason) == Differs {
+			return true
+		}
+	}
+	for i := range written {
+		if w := &written[i]; absentMeansHealthy[w.Type] && analyze.Find(computed, w.Type) == nil && unmatchedVerdict(k, w) == Differs {
+			return true
+		}
+	}
+	return false
+}
+
 // verdict compares a written condition (nil: not written) with the spec's.
 func verdict(w *metav1.Condition, c *analyze.Condition) Verdict {
+	return verdictOf(w, c.Type, c.Status, c.Reason)
+}
+
+// verdictOf compares a written condition (nil: not written) with the spec's
+// condition of type t, status and reason.
+func verdictOf(w *metav1.Condition, t string, status metav1.ConditionStatus, reason string) Verdict {
 	if w == nil {
-		if healthy(c.Type, c.Status) {
+		if healthy(t, status) {
 			return NotWritten
 		}
 		return Differs
 	}
-	if w.Status != c.Status {
+	if w.Status != status {
 		if dataPlane(w) {
 			return DataPlane
 		}
 		return Differs
 	}
 	switch {
-	case w.Reason == c.Reason:
+	case w.Reason == reason:
 		return Same
 	case inVocabulary(w.Reason):
 		return Differs
@@ -106,12 +130,33 @@ func healthy(t string, status metav1.ConditionStatus) bool {
 }
 
 // conditionFindings reports the conditions of an entry that differ.
-func (o *Object) conditionFindings(k entryKind, field string, controller string, cs []Condition) {
+func (o *Object) conditionFindings(k entryKind, field string, controller gwv1.GatewayController, cs []Condition) {
 	for _, c := range cs {
 		if c.Verdict == Differs {
-			o.add(rules.DriftConditionMismatch, field, mismatchMessage(k, controller, c), explainFix(o.Ref))
+			o.add(rules.DriftConditionMismatch, field, mismatchMessage(k, who(controller), c), explainFix(o.Ref))
 		}
 	}
+}
+
+// compareEntry compares the conditions of one status entry, reports those
+// that differ and, when the object keeps them, records the entry. The
+// comparison is only built when something differs or is kept.
+// A finding is placed on field, or on the part when field is "" (the
+// object's own part is its status).
+func (o *Object) compareEntry(k entryKind, part func() string, field string, controller gwv1.GatewayController, written []metav1.Condition, computed []analyze.Condition) *Entry {
+	if !o.keep && !conditionsDiffer(k, written, computed) {
+		return nil
+	}
+	e := &Entry{Part: part(), Controller: controller, Conditions: compareConditions(k, written, computed), kind: k}
+	o.entry(e)
+	if field == "" {
+		field = e.Part
+	}
+	if field == ObjectPart {
+		field = "status"
+	}
+	o.conditionFindings(k, field, controller, e.Conditions)
+	return e
 }
 
 // mismatchMessage names both answers and what decides the spec's: the

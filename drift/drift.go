@@ -141,6 +141,12 @@ func (o *Object) EntriesOf(part string) []*Entry {
 	return out
 }
 
+// reset empties an Object for the next object, keeping its storage.
+func (o *Object) reset() {
+	o.Entries, o.findings = o.Entries[:0], o.findings[:0]
+	o.underClasses, o.underGateways = o.underClasses[:0], o.underGateways[:0]
+}
+
 func (o *Object) entry(e *Entry) {
 	if o.keep {
 		o.Entries = append(o.Entries, e)
@@ -242,7 +248,11 @@ func (v *View) ListenerSet(ls *analyze.ListenerSetResult) *Object {
 }
 
 // Route compares one route's status, parent by parent.
-func (v *View) Route(rr *analyze.RouteResult) *Object { return v.compareRoute(rr, true) }
+func (v *View) Route(rr *analyze.RouteResult) *Object {
+	o := &Object{keep: true}
+	v.compareRoute(o, rr)
+	return o
+}
 
 // Policy compares one BackendTLSPolicy's status, ancestor by ancestor.
 func (v *View) Policy(pr *analyze.PolicyResult) *Object { return v.comparePolicy(pr, true) }

@@ -37,13 +37,13 @@ func (v *View) compareGateway(g *analyze.GatewayResult, keep bool) *Object {
 		o.entry(&Entry{Part: ObjectPart, Controller: g.Controller, NotCompared: behindMessage(ctrl, "Gateway", st.behind, gw.Obj.Generation)})
 		return o
 	}
-	top := &Entry{Part: ObjectPart, Controller: g.Controller, Conditions: compareConditions(gatewayEntry, written.Conditions, g.Conditions), kind: gatewayEntry}
-	o.entry(top)
-	o.conditionFindings(gatewayEntry, "status", ctrl, top.Conditions)
-	o.compareListeners(listenerEntry, ctrl, g.Controller, g.Listeners, written.Listeners, st.routesBehind)
+	top := o.compareEntry(gatewayEntry, statusPart, "", g.Controller, written.Conditions, g.Conditions)
+	o.compareListeners(listenerEntry, g.Controller, g.Listeners, written.Listeners, st.routesBehind)
 	if w := written.AttachedListenerSets; w != nil {
 		differs := *w != g.AttachedListenerSets && !v.listenerSetsBehind(g)
-		top.Counts = append(top.Counts, Count{Field: "attachedListenerSets", Spec: strconv.Itoa(int(g.AttachedListenerSets)), Written: strconv.Itoa(int(*w)), Differs: differs})
+		if top != nil {
+			top.Counts = append(top.Counts, Count{Field: "attachedListenerSets", Spec: strconv.Itoa(int(g.AttachedListenerSets)), Written: strconv.Itoa(int(*w)), Differs: differs})
+		}
 		if differs {
 			o.add(rules.DriftAttachedRoutesMismatch, "status.attachedListenerSets",
 				fmt.Sprintf("%s counts %d ListenerSets attached to the Gateway; the spec counts %d (the accepted ListenerSets whose parentRef names it: %s)",
@@ -52,6 +52,9 @@ func (v *View) compareGateway(g *analyze.GatewayResult, keep bool) *Object {
 	}
 	return o
 }
+
+// statusPart names the object's own part of its status, for compareEntry.
+func statusPart() string { return ObjectPart }
 
 // listenerSetsBehind reports whether a ListenerSet of the Gateway is behind
 // its spec, so the controller's count may be of an older one.
@@ -79,45 +82,42 @@ func acceptedListenerSets(g *analyze.GatewayResult) string {
 
 // compareListeners compares a Gateway's or ListenerSet's written listeners
 // with the spec's, by name.
-func (o *Object) compareListeners(k entryKind, ctrl string, controller gwv1.GatewayController, computed []*analyze.ListenerResult, written []gwv1.ListenerStatus, routesBehind bool) {
-	declared := make(map[gwv1.SectionName]bool, len(computed))
-	for _, l := range computed {
-		declared[l.Listener.Name] = true
-	}
+func (o *Object) compareListeners(k entryKind, controller gwv1.GatewayController, computed []*analyze.ListenerResult, written []gwv1.ListenerStatus, routesBehind bool) {
 	for _, l := range computed {
 		if l.Conditions == nil {
 			continue // not decided: the ListenerSet is not admitted
 		}
-		part := ListenerPart(l.Name())
 		j := slices.IndexFunc(written, func(w gwv1.ListenerStatus) bool { return w.Name == l.Listener.Name })
 		if j < 0 {
-			o.add(rules.DriftStatusMissing, part, fmt.Sprintf("%s wrote no status.listeners entry for listener %s", ctrl, l.Name()), missingFix)
+			part := ListenerPart(l.Name())
+			o.add(rules.DriftStatusMissing, part, fmt.Sprintf("%s wrote no status.listeners entry for listener %s", who(controller), l.Name()), missingFix)
 			o.entry(&Entry{Part: part, Controller: controller, NotCompared: "no status.listeners entry written", kind: k})
 			continue
 		}
 		w := &written[j]
-		cs := compareConditions(k, w.Conditions, l.Conditions)
 		n := l.AttachedRoutes()
 		attachedDiffer := w.AttachedRoutes != n && !routesBehind
 		kindsDiffer := !sameKinds(w.SupportedKinds, l.SupportedKinds)
-		o.entry(&Entry{Part: part, Controller: controller, Conditions: cs, kind: k, Counts: []Count{
-			{Field: "attachedRoutes", Spec: strconv.Itoa(int(n)), Written: strconv.Itoa(int(w.AttachedRoutes)), Differs: attachedDiffer},
-			{Field: "supportedKinds", Spec: kindList(l.SupportedKinds), Written: kindList(w.SupportedKinds), Differs: kindsDiffer},
-		}})
-		o.conditionFindings(k, part, ctrl, cs)
+		e := o.compareEntry(k, func() string { return ListenerPart(l.Name()) }, "", controller, w.Conditions, l.Conditions)
+		if e != nil && o.keep {
+			e.Counts = []Count{
+				{Field: "attachedRoutes", Spec: strconv.Itoa(int(n)), Written: strconv.Itoa(int(w.AttachedRoutes)), Differs: attachedDiffer},
+				{Field: "supportedKinds", Spec: kindList(l.SupportedKinds), Written: kindList(w.SupportedKinds), Differs: kindsDiffer},
+			}
+		}
 		if attachedDiffer {
-			o.add(rules.DriftAttachedRoutesMismatch, part,
-				fmt.Sprintf("%s counts %d routes attached to listener %s; the spec counts %d (%s)", ctrl, w.AttachedRoutes, l.Name(), n, attachedRoutes(l)),
+			o.add(rules.DriftAttachedRoutesMismatch, ListenerPart(l.Name()),
+				fmt.Sprintf("%s counts %d routes attached to listener %s; the spec counts %d (%s)", who(controller), w.AttachedRoutes, l.Name(), n, attachedRoutes(l)),
 				explainFix(o.Ref, listenerArgs(o.Ref, l)...))
 		}
 		if kindsDiffer {
-			o.add(rules.DriftSupportedKindsMismatch, part,
-				fmt.Sprintf("%s lists supportedKinds [%s] for listener %s; the spec says [%s] for protocol %s", ctrl, kindList(w.SupportedKinds), l.Name(), kindList(l.SupportedKinds), l.Listener.Protocol),
+			o.add(rules.DriftSupportedKindsMismatch, ListenerPart(l.Name()),
+				fmt.Sprintf("%s lists supportedKinds [%s] for listener %s; the spec says [%s] for protocol %s", who(controller), kindList(w.SupportedKinds), l.Name(), kindList(l.SupportedKinds), l.Listener.Protocol),
 				"set allowedRoutes.kinds to the kinds the listener should take, or report the controller's list to its maintainers")
 		}
 	}
 	for _, w := range written {
-		if !declared[w.Name] {
+		if !slices.ContainsFunc(computed, func(l *analyze.ListenerResult) bool { return l.Listener.Name == w.Name }) {
 			o.add(rules.DriftOrphanedStatus, ListenerPart(string(w.Name)),
 				fmt.Sprintf("status.listeners has an entry for listener %s, which the %s's spec no longer declares", w.Name, o.Ref.Kind),
 				"the controller removes the entry when it processes the object; if it does not, check that it is running")
@@ -145,12 +145,22 @@ func attachedRoutes(l *analyze.ListenerResult) string {
 }
 
 // sameKinds compares supportedKinds as sets, an unset group being the
-// Gateway API's (RouteGroupKind.Group's default).
+// Gateway API's (RouteGroupKind.Group's default). The lists are short (at
+// most 8): each is looked up in the other.
 func sameKinds(a, b []gwv1.RouteGroupKind) bool {
-	ka, kb := kindSet(a), kindSet(b)
-	return slices.Equal(ka, kb)
+	return subsetKinds(a, b) && subsetKinds(b, a)
 }
 
+func subsetKinds(a, b []gwv1.RouteGroupKind) bool {
+	for _, x := range a {
+		if !slices.ContainsFunc(b, func(y gwv1.RouteGroupKind) bool { return x.Kind == y.Kind && groupOf(x.Group) == groupOf(y.Group) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// kindSet is supportedKinds as sorted group/kind strings, without repeats.
 func kindSet(ks []gwv1.RouteGroupKind) []string {
 	out := make([]string, len(ks))
 	for i, k := range ks {
@@ -203,15 +213,13 @@ func (v *View) compareListenerSet(ls *analyze.ListenerSetResult, keep bool) *Obj
 		o.add(rules.DriftStaleGeneration, "status", msg, behindFix)
 		return notCompared(msg)
 	}
-	top := compareConditions(listenerSetEntry, written.Conditions, ls.Conditions)
-	o.entry(&Entry{Part: ObjectPart, Controller: controller, Conditions: top, kind: listenerSetEntry})
-	o.conditionFindings(listenerSetEntry, "status", ctrl, top)
+	o.compareEntry(listenerSetEntry, statusPart, "", controller, written.Conditions, ls.Conditions)
 	if ls.Allowed {
 		ws := make([]gwv1.ListenerStatus, len(written.Listeners))
 		for i, w := range written.Listeners {
 			ws[i] = gwv1.ListenerStatus(w)
 		}
-		o.compareListeners(listenerSetListenerEntry, ctrl, controller, ls.Listeners, ws, parent.routesBehind)
+		o.compareListeners(listenerSetListenerEntry, controller, ls.Listeners, ws, parent.routesBehind)
 	}
 	return o
 }

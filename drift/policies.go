@@ -64,9 +64,7 @@ func (v *View) comparePolicy(pr *analyze.PolicyResult, keep bool) *Object {
 			o.entry(&Entry{Part: part, Controller: g.Controller, NotCompared: "no status.ancestors entry written"})
 			continue
 		}
-		cs := compareConditions(policyAncestorEntry, written[j].Conditions, pr.Conditions)
-		o.entry(&Entry{Part: part, Controller: g.Controller, Conditions: cs, kind: policyAncestorEntry})
-		o.conditionFindings(policyAncestorEntry, "status.ancestors", who(g.Controller), cs)
+		o.compareEntry(policyAncestorEntry, func() string { return part }, "status.ancestors", g.Controller, written[j].Conditions, pr.Conditions)
 	}
 	if uncertain {
 		return o

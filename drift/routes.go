@@ -3,6 +3,7 @@ package drift
 import (
 	"fmt"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
@@ -11,11 +12,14 @@ import (
 )
 
 // routeFindings compares every route, and counts those whose missing status
-// is reported at their class or Gateway.
+// is reported at their class or Gateway. One Object serves every route: a
+// large dump has a route per hundred objects or so, and most agree.
 func (v *View) routeFindings(routes []*analyze.RouteResult) []analyze.Finding {
 	var out []analyze.Finding
+	o := &Object{}
 	for _, rr := range routes {
-		o := v.compareRoute(rr, false)
+		o.reset()
+		v.compareRoute(o, rr)
 		out = append(out, o.findings...)
 		for _, c := range o.underClasses {
 			c.routes++
@@ -30,21 +34,22 @@ func (v *View) routeFindings(routes []*analyze.RouteResult) []analyze.Finding {
 // compareRoute compares a route's status.parents with the entries the spec
 // gives, keyed by parentRef and controllerName (RouteStatus.Parents), and
 // reports the entries of the selected controllers the spec no longer names.
-func (v *View) compareRoute(rr *analyze.RouteResult, keep bool) *Object {
+func (v *View) compareRoute(o *Object, rr *analyze.RouteResult) {
 	r := rr.Route
-	o := &Object{Ref: model.Ref{Kind: r.Kind, Namespace: r.ObjectMeta.Namespace, Name: r.ObjectMeta.Name}, Source: r.Source, keep: keep}
+	o.Ref, o.Source = model.Ref{Kind: r.Kind, Namespace: r.ObjectMeta.Namespace, Name: r.ObjectMeta.Name}, r.Source
 	written := r.Status.Parents
 	if gen := v.staleRoutes[rr]; gen > 0 {
 		msg := behindMessage(who(v.staleController(r)), "route", gen, r.ObjectMeta.Generation)
 		o.add(rules.DriftStaleGeneration, "status", msg, behindFix)
 		o.entry(&Entry{Part: ObjectPart, NotCompared: msg})
-		return o
+		return
 	}
 	var matchedBuf [8]bool
 	matched := matchedBuf[:0]
 	for range written {
 		matched = append(matched, false)
 	}
+	resolved := rr.ResolvedRefs()
 	for _, p := range rr.Parents {
 		if !p.Written || p.Controller == "" {
 			continue // no controller in scope writes this parent's status
@@ -57,27 +62,41 @@ func (v *View) compareRoute(rr *analyze.RouteResult, keep bool) *Object {
 			o.entry(&Entry{Part: ParentPart(p.Index), Controller: p.Controller, NotCompared: why})
 			continue
 		}
-		ctrl := who(p.Controller)
 		if j < 0 {
 			if why := v.missingElsewhere(o, parentGateway(p)); why != "" {
 				o.entry(&Entry{Part: ParentPart(p.Index), Controller: p.Controller, NotCompared: why})
 				continue
 			}
 			o.add(rules.DriftStatusMissing, ParentPart(p.Index), fmt.Sprintf("%s wrote no status.parents entry for spec.parentRefs[%d] (%s); %s",
-				ctrl, p.Index, parentName(p.Ref, r.ObjectMeta.Namespace), existed(r.ObjectMeta.CreationTimestamp, v.res.Now)), missingFix)
+				who(p.Controller), p.Index, parentName(p.Ref, r.ObjectMeta.Namespace), existed(r.ObjectMeta.CreationTimestamp, v.res.Now)), missingFix)
 			o.entry(&Entry{Part: ParentPart(p.Index), Controller: p.Controller, NotCompared: "no status.parents entry written"})
 			continue
 		}
-		cs := compareConditions(routeParentEntry, written[j].Conditions, p.Conditions())
-		o.entry(&Entry{Part: ParentPart(p.Index), Controller: p.Controller, Conditions: cs, kind: routeParentEntry})
-		o.conditionFindings(routeParentEntry, ParentPart(p.Index), ctrl, cs)
+		w := written[j].Conditions
+		if !o.keep && parentAgrees(w, p, &resolved) {
+			continue
+		}
+		o.compareEntry(routeParentEntry, func() string { return ParentPart(p.Index) }, "", p.Controller, w, p.Conditions())
 	}
 	for j := range written {
 		if !matched[j] {
 			v.orphanedParent(o, rr, j)
 		}
 	}
-	return o
+}
+
+// parentAgrees reports whether a route parent's written conditions agree
+// with the spec's, from the Accepted condition's status and reason (not its
+// message) and the route's ResolvedRefs: the route types the engine writes
+// are all a parent entry is compared on.
+func parentAgrees(written []metav1.Condition, p *analyze.ParentResult, resolved *analyze.Condition) bool {
+	status, reason, ok := p.AcceptedStatus()
+	if !ok {
+		return true
+	}
+	t := string(gwv1.RouteConditionAccepted)
+	return verdictOf(findWritten(written, t), t, status, reason) != Differs &&
+		verdictOf(findWritten(written, resolved.Type), resolved.Type, resolved.Status, resolved.Reason) != Differs
 }
 
 // parentNotCompared says why a parent's entry is not compared, or "": its
