@@ -18,6 +18,7 @@ func TestREADMEShowsRealOutput(t *testing.T) {
 		{"explain", "httproute/apex", "-n", "shop", "-f", "testdata/examples/shop"},
 		{"simulate", "-f", "testdata/examples/shop", "--all"},
 		{"simulate", "-f", "testdata/examples/shop", "--sni", "a.b.shop.example.com"},
+		{"explain", "httproute/denied", "-n", "apps", "-f", "testdata/golden/drift-condition-mismatch.yaml"},
 	} {
 		r := gwtls(t, "", nil, args...)
 		if !strings.Contains(string(readme), strings.TrimSpace(r.stdout)) {

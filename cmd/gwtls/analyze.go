@@ -35,12 +35,20 @@ the Secrets, ConfigMaps, Services and Namespaces they reference, decides what a
 conformant controller would decide, and prints every finding with a rule ID, where it
 comes from and how to fix it.
 
+In a cluster, and for files whose objects carry status (kubectl get -o yaml dumps), it
+also compares the status each controller wrote with the status the spec says: missing,
+behind (stale observedGeneration), different conditions, counts or kinds, orphaned
+entries (drift/*, warnings; --drift=false turns it off).
+
 Exit codes: 0 clean, 1 findings at or above --fail-on, 2 usage, load or connection errors.`,
 		Example: `  # Lint a folder of manifests (recursively)
   ` + commandName() + ` analyze -f manifests/ -R
 
   # Lint the current cluster, every namespace
   ` + commandName() + ` analyze -A
+
+  # Does each controller's status agree with the spec? (fail on drift too)
+  ` + commandName() + ` analyze -A --fail-on warning
 
   # CI: JSON output, fail on warnings too, Secrets come from cert-manager
   ` + commandName() + ` analyze -f deploy/ -o json --fail-on warning --external Secret`,

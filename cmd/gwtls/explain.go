@@ -38,7 +38,9 @@ controller makes in order (parent, sectionName and port, protocol and kind, allo
 namespaces, hostname intersection) and each backendRef; for a Gateway or listener its
 validity, conflicts, certificate references and attached routes; for a BackendTLSPolicy
 its targets, CA references and precedence. The check that decided a failure is marked,
-with a fix to paste. The final conditions are those render status prints.
+with a fix to paste. The final conditions are those render status prints; with drift on
+(a cluster, or files that carry status), each is shown beside what the controller wrote,
+and where they differ, the check that decides the spec's answer.
 
 KIND is one of httproute, grpcroute, tlsroute, tcproute, udproute, gateway, listenerset,
 backendtlspolicy.`,
