@@ -58,25 +58,31 @@ func strs[T ~string](vs ...T) []string {
 
 var vocabularies = func() map[entryKind]*vocabulary {
 	gateway := newVocabulary(strs(gwv1.GatewayConditionAccepted, gwv1.GatewayConditionProgrammed, gwv1.GatewayConditionResolvedRefs,
-		gwv1.GatewayConditionReady, gwv1.GatewayConditionScheduled, gwv1.GatewayConditionInsecureFrontendValidationMode)...)
+		gwv1.GatewayConditionInsecureFrontendValidationMode)...)
+	for _, t := range deprecatedGatewayTypes {
+		gateway.types[t] = true
+	}
 	gateway.addReasons("gateway_types.go", "GatewayReason", strs(gwv1.GatewayReasonProgrammed, gwv1.GatewayReasonInvalid,
 		gwv1.GatewayReasonNoResources, gwv1.GatewayReasonAddressNotAssigned, gwv1.GatewayReasonAddressNotUsable,
 		gwv1.GatewayReasonConfigurationChanged, gwv1.GatewayReasonAccepted, gwv1.GatewayReasonListenersNotValid,
 		gwv1.GatewayReasonPending, gwv1.GatewayReasonUnsupportedAddress, gwv1.GatewayReasonInvalidParameters,
-		gwv1.GatewayReasonScheduled, gwv1.GatewayReasonNotReconciled, gwv1.GatewayReasonResolvedRefs,
-		gwv1.GatewayReasonInvalidClientCertificateRef, gwv1.GatewayReasonRefNotPermitted, gwv1.GatewayReasonListenersNotResolved,
-		gwv1.GatewayReasonReady, gwv1.GatewayReasonListenersNotReady)...)
+		gwv1.GatewayReasonResolvedRefs,
+		gwv1.GatewayReasonInvalidClientCertificateRef, gwv1.GatewayReasonRefNotPermitted, gwv1.GatewayReasonListenersNotResolved)...)
+	gateway.addReasons("gateway_types.go", "GatewayReason", deprecatedGatewayReasons...)
 
-	listener := newVocabulary(strs(gwv1.ListenerConditionConflicted, gwv1.ListenerConditionAccepted, gwv1.ListenerConditionDetached,
-		gwv1.ListenerConditionResolvedRefs, gwv1.ListenerConditionProgrammed, gwv1.ListenerConditionOverlappingTLSConfig,
-		gwv1.ListenerConditionReady)...)
+	listener := newVocabulary(strs(gwv1.ListenerConditionConflicted, gwv1.ListenerConditionAccepted,
+		gwv1.ListenerConditionResolvedRefs, gwv1.ListenerConditionProgrammed, gwv1.ListenerConditionOverlappingTLSConfig)...)
+	for _, t := range deprecatedListenerTypes {
+		listener.types[t] = true
+	}
 	listener.addReasons("gateway_types.go", "ListenerReason", strs(gwv1.ListenerReasonHostnameConflict, gwv1.ListenerReasonProtocolConflict,
-		gwv1.ListenerReasonNoConflicts, gwv1.ListenerReasonAccepted, gwv1.ListenerReasonAttached, gwv1.ListenerReasonPortUnavailable,
+		gwv1.ListenerReasonNoConflicts, gwv1.ListenerReasonAccepted, gwv1.ListenerReasonPortUnavailable,
 		gwv1.ListenerReasonUnsupportedProtocol, gwv1.ListenerReasonNoValidCACertificate, gwv1.ListenerReasonUnsupportedValue,
 		gwv1.ListenerReasonResolvedRefs, gwv1.ListenerReasonInvalidCertificateRef, gwv1.ListenerReasonInvalidRouteKinds,
 		gwv1.ListenerReasonRefNotPermitted, gwv1.ListenerReasonInvalidCACertificateRef, gwv1.ListenerReasonInvalidCACertificateKind,
 		gwv1.ListenerReasonProgrammed, gwv1.ListenerReasonInvalid, gwv1.ListenerReasonPending,
-		gwv1.ListenerReasonOverlappingHostnames, gwv1.ListenerReasonOverlappingCertificates, gwv1.ListenerReasonReady)...)
+		gwv1.ListenerReasonOverlappingHostnames, gwv1.ListenerReasonOverlappingCertificates)...)
+	listener.addReasons("gateway_types.go", "ListenerReason", deprecatedListenerReasons...)
 
 	listenerSet := newVocabulary(strs(gwv1.ListenerSetConditionAccepted, gwv1.ListenerSetConditionProgrammed)...)
 	listenerSet.addReasons("listenerset_types.go", "ListenerSetReason", strs(gwv1.ListenerSetReasonProgrammed, gwv1.ListenerSetReasonAccepted,
@@ -87,13 +93,17 @@ var vocabularies = func() map[entryKind]*vocabulary {
 	// the engine decides them as the Gateway's listeners, OverlappingTLSConfig
 	// included, so the listener vocabulary is theirs too.
 	listenerSetListener := newVocabulary(strs(gwv1.ListenerEntryConditionConflicted, gwv1.ListenerEntryConditionAccepted,
-		gwv1.ListenerEntryConditionResolvedRefs, gwv1.ListenerEntryConditionProgrammed, gwv1.ListenerEntryConditionReady)...)
+		gwv1.ListenerEntryConditionResolvedRefs, gwv1.ListenerEntryConditionProgrammed)...)
+	for _, t := range deprecatedListenerEntryTypes {
+		listenerSetListener.types[t] = true
+	}
 	listenerSetListener.addReasons("listenerset_types.go", "ListenerEntryReason", strs(gwv1.ListenerEntryReasonHostnameConflict,
 		gwv1.ListenerEntryReasonProtocolConflict, gwv1.ListenerEntryReasonListenerConflict, gwv1.ListenerEntryReasonAccepted,
 		gwv1.ListenerEntryReasonUnsupportedProtocol, gwv1.ListenerEntryReasonTooManyListeners, gwv1.ListenerEntryReasonResolvedRefs,
 		gwv1.ListenerEntryReasonInvalidCertificateRef, gwv1.ListenerEntryReasonInvalidRouteKinds, gwv1.ListenerEntryReasonRefNotPermitted,
 		gwv1.ListenerEntryReasonProgrammed, gwv1.ListenerEntryReasonPortUnavailable, gwv1.ListenerEntryReasonPending,
-		gwv1.ListenerEntryReasonInvalid, gwv1.ListenerEntryReasonReady)...)
+		gwv1.ListenerEntryReasonInvalid)...)
+	listenerSetListener.addReasons("listenerset_types.go", "ListenerEntryReason", deprecatedListenerEntryReasons...)
 	for t := range listener.types {
 		listenerSetListener.types[t] = true
 	}
@@ -117,8 +127,9 @@ var vocabularies = func() map[entryKind]*vocabulary {
 
 	class := newVocabulary(strs(gwv1.GatewayClassConditionStatusAccepted, gwv1.GatewayClassConditionStatusSupportedVersion)...)
 	class.addReasons("gatewayclass_types.go", "GatewayClassReason", strs(gwv1.GatewayClassReasonAccepted, gwv1.GatewayClassReasonInvalidParameters,
-		gwv1.GatewayClassReasonPending, gwv1.GatewayClassReasonUnsupported, gwv1.GatewayClassReasonWaiting,
+		gwv1.GatewayClassReasonPending, gwv1.GatewayClassReasonUnsupported,
 		gwv1.GatewayClassReasonSupportedVersion, gwv1.GatewayClassReasonUnsupportedVersion)...)
+	class.addReasons("gatewayclass_types.go", "GatewayClassReason", deprecatedGatewayClassReasons...)
 
 	return map[entryKind]*vocabulary{
 		gatewayEntry: gateway, listenerEntry: listener, listenerSetEntry: listenerSet,
