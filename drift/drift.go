@@ -87,7 +87,8 @@ type Count struct {
 	Differs bool   `json:"differs,omitempty"`
 }
 
-// The names of an object's parts, as Entry.Part holds them.
+// ObjectPart names the object's own conditions among its parts; the other
+// parts are named by ListenerPart, ParentPart and AncestorPart.
 const ObjectPart = ""
 
 // ListenerPart is a listener's part of a Gateway's or ListenerSet's status.
@@ -110,7 +111,7 @@ type Object struct {
 
 	keep     bool // record Entries
 	findings []analyze.Finding
-	// underClass and underGateway are where a missing status is reported
+	// underClasses and underGateways are where a missing status is reported
 	// instead: the object's class no controller serves, or its Gateway whose
 	// own status is missing. Findings counts the object there.
 	underClasses  []*classState
@@ -129,8 +130,8 @@ func (o *Object) underGateway(g *gatewayState) {
 	}
 }
 
-// Entries is every entry of a part (a policy has one per ancestor and
-// controller; other parts one).
+// EntriesOf is every entry of a part (one, for the parts an object has; a
+// policy's entries are each an ancestor's part).
 func (o *Object) EntriesOf(part string) []*Entry {
 	var out []*Entry
 	for _, e := range o.Entries {
