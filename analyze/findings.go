@@ -168,8 +168,6 @@ func (e *engine) findings() {
 	}
 }
 
-// sortFindings orders findings by where they come from: file and line, then
-// object, field and rule, so that output is stable.
 // AddFindings adds the findings of a view of the Result that is not the
 // engine's own (drift), merged into the order every finding is kept in; of
 // two findings in the same place, the engine's comes first.

@@ -3,6 +3,7 @@ package analyze
 import (
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -32,9 +33,9 @@ func TestAddFindingsKeepsTheOrder(t *testing.T) {
 	}
 	for range 500 {
 		engine, added := random(rng.IntN(20), "engine"), random(rng.IntN(20), "added")
-		sortFindings(engine)
+		slices.SortStableFunc(engine, CompareFindings)
 		want := append(append([]Finding(nil), engine...), added...)
-		sortFindings(want)
+		slices.SortStableFunc(want, CompareFindings)
 		r := &Result{Findings: engine}
 		r.AddFindings(added)
 		if !reflect.DeepEqual(r.Findings, want) && !(len(want) == 0 && len(r.Findings) == 0) {
