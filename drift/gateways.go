@@ -46,8 +46,8 @@ func (v *View) compareGateway(g *analyze.GatewayResult, keep bool) *Object {
 		}
 		if differs {
 			o.add(rules.DriftAttachedRoutesMismatch, "status.attachedListenerSets",
-				fmt.Sprintf("%s counts %d ListenerSets attached to the Gateway; the spec counts %d (the accepted ListenerSets whose parentRef names it: %s)",
-					ctrl, *w, g.AttachedListenerSets, acceptedListenerSets(g)), explainFix(o.Ref))
+				fmt.Sprintf("%s counts %s attached to the Gateway; the spec counts %d (the accepted ListenerSets whose parentRef names it: %s)",
+					ctrl, countOf(int(*w), "ListenerSet"), g.AttachedListenerSets, acceptedListenerSets(g)), explainFix(o.Ref))
 		}
 	}
 	return o
@@ -107,7 +107,7 @@ func (o *Object) compareListeners(k entryKind, controller gwv1.GatewayController
 		}
 		if attachedDiffer {
 			o.add(rules.DriftAttachedRoutesMismatch, ListenerPart(l.Name()),
-				fmt.Sprintf("%s counts %d routes attached to listener %s; the spec counts %d (%s)", who(controller), w.AttachedRoutes, l.Name(), n, attachedRoutes(l)),
+				fmt.Sprintf("%s counts %s attached to listener %s; the spec counts %d (%s)", who(controller), countOf(int(w.AttachedRoutes), "route"), l.Name(), n, attachedRoutes(l)),
 				explainFix(o.Ref, listenerArgs(o.Ref, l)...))
 		}
 		if kindsDiffer {
@@ -276,6 +276,14 @@ func counted(cs ...count) string {
 		return parts[0]
 	}
 	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}
+
+// countOf writes a count with its noun, zero included: "0 routes", "1 route".
+func countOf(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %s", n, plural(noun))
 }
 
 func plural(noun string) string {
