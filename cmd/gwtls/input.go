@@ -155,6 +155,17 @@ func (o *InputOptions) driftOn(m *model.Model) bool {
 	return false
 }
 
+// addDrift adds drift's findings to the result when drift is on for its
+// model, and reports whether it was. Analyze and the catalog's examples both
+// run it, so an example reports what analyze reports on its file.
+func (o *InputOptions) addDrift(res *analyze.Result) bool {
+	if !o.driftOn(res.Model) {
+		return false
+	}
+	res.AddFindings(drift.Findings(res))
+	return true
+}
+
 // Complete reads the configuration file, parses the flags' values and
 // resolves the namespace.
 func (o *InputOptions) Complete() error {
@@ -317,9 +328,7 @@ func (o *InputOptions) Result(ctx context.Context, streams genericiooptions.IOSt
 	gc := time.Since(o.loaded)
 	res := o.Analyze(m)
 	analyzed := time.Now()
-	if o.driftOn(m) {
-		res.AddFindings(drift.Findings(res))
-	}
+	drifted := o.addDrift(res)
 	if err := o.triage(res, streams); err != nil {
 		return nil, err
 	}
@@ -328,7 +337,7 @@ func (o *InputOptions) Result(ctx context.Context, streams genericiooptions.IOSt
 		if collected {
 			note = fmt.Sprintf(" (%s of it collecting the loader's garbage)", gc.Round(time.Millisecond))
 		}
-		if o.driftOn(m) {
+		if drifted {
 			note += fmt.Sprintf(", drift %s", time.Since(analyzed).Round(time.Millisecond))
 		}
 		fmt.Fprintf(streams.ErrOut, "timings: load %s (%d objects), analyze %s%s\n",

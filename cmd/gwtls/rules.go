@@ -129,8 +129,9 @@ func catalogEntries(selected []*rules.Rule) ([]render.CatalogEntry, error) {
 }
 
 // exampleFindings are the findings analyze reports on an example: its
-// manifest read as from stdin, its flags, the clock at rules.ExampleNow, and
-// the manifest's suppressions applied.
+// manifest read as from stdin, its flags, the clock at rules.ExampleNow,
+// drift's findings when the manifest carries status, and the manifest's
+// suppressions applied.
 func exampleFindings(ex rules.Example) ([]analyze.Finding, error) {
 	now, err := time.Parse(time.RFC3339, rules.ExampleNow)
 	if err != nil {
@@ -164,6 +165,9 @@ func exampleFindings(ex rules.Example) ([]analyze.Finding, error) {
 		return nil, fmt.Errorf("flags %v: want --name value pairs", ex.Flags)
 	}
 	res := analyze.Analyze(m, opts)
+	// As analyze -f runs without --drift: on when the manifest carries status.
+	files := InputOptions{filenames: []string{"-"}, driftMode: driftAuto}
+	files.addDrift(res)
 	triage.Apply(res, nil)
 	return res.Findings, nil
 }
