@@ -79,5 +79,6 @@ var (
 			"considered: another controller's entries are its own.",
 		"The controller should remove the entry when it processes the object; if it does not, it is not cleaning up its status: check that it is running.",
 		gatewayAPI("shared_types.go: RouteStatus.Parents (parent status is namespaced by parentRef and controllerName)"),
-		gatewayAPI("policy_types.go: PolicyStatus.Ancestors (a map keyed by ancestorRef and controllerName)"))
+		gatewayAPI("policy_types.go: PolicyStatus.Ancestors (a map keyed by ancestorRef and controllerName)"),
+		gatewayAPI("gateway_types.go: GatewayStatus.Listeners (status for each listener defined in the spec, a map keyed by name)"))
 )
