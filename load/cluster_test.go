@@ -66,8 +66,8 @@ func TestListPagesDecodeEveryClusterKind(t *testing.T) {
 			}
 		})
 	}
-	if listed != 14 {
-		t.Errorf("%d kinds are listed from a cluster, want 14", listed)
+	if listed != 15 {
+		t.Errorf("%d kinds are listed from a cluster, want 15", listed)
 	}
 }
 

@@ -59,6 +59,10 @@ var kinds = []kind{
 	{"", "Service", "services", []string{"v1"}, namespaced, typedObject(func(m *model.Model) *[]*model.Service { return &m.Services })},
 	{"", "Secret", "secrets", []string{"v1"}, namespaced, secret()},
 	{"", "ConfigMap", "configmaps", []string{"v1"}, namespaced, typedObject(func(m *model.Model) *[]*model.ConfigMap { return &m.ConfigMaps })},
+	// A ServiceImport is an Extended backend kind (HTTPBackendRef, GRPCBackendRef,
+	// TLSRoute backendRefs); a cluster without the Multi-Cluster Services CRDs
+	// serves none and is not asked.
+	{"multicluster.x-k8s.io", "ServiceImport", "serviceimports", []string{"v1alpha1"}, namespaced, serviceImport},
 	// GEP-3792's Mesh is provisional: the GEP shows it as networking.x-k8s.io/v1
 	// Mesh and the module ships gateway.networking.x-k8s.io/v1alpha1 XMesh. Both
 	// are read from files only: a cluster is not asked for them.
@@ -139,65 +143,94 @@ func route[R any](view func(*R) model.Route) codec {
 	}
 }
 
-// Each route view keeps what attachment and reference resolution read, and the
-// status as written. HTTP, GRPC and TLS routes have hostnames, possibly none
-// (see nonNil); TCP and UDP routes have none to have.
+// Each route view keeps what attachment, reference resolution and the serving
+// table read: parentRefs, hostnames, and each rule's matches, filters and
+// backends; and the status as written. HTTP, GRPC and TLS routes have
+// hostnames, possibly none (see nonNil); TCP and UDP routes have none to
+// have, nor matches or filters.
 
 func httpRoute(r *gwv1.HTTPRoute) model.Route {
 	return model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Hostnames: nonNil(r.Spec.Hostnames), Status: r.Status.RouteStatus,
-		Rules: rules(r.Spec.Rules, func(rule *gwv1.HTTPRouteRule) (*gwv1.SectionName, []gwv1.BackendRef) {
-			return rule.Name, embedded(rule.BackendRefs, func(b *gwv1.HTTPBackendRef) gwv1.BackendRef { return b.BackendRef })
+		Rules: rules(r.Spec.Rules, func(rule *gwv1.HTTPRouteRule) model.RouteRule {
+			refs, filters := backends(rule.BackendRefs, func(b *gwv1.HTTPBackendRef) (gwv1.BackendRef, []gwv1.HTTPRouteFilter) {
+				return b.BackendRef, b.Filters
+			})
+			return model.RouteRule{Name: sectionName(rule.Name), Matches: rule.Matches, Filters: rule.Filters, BackendRefs: refs, BackendFilters: filters}
 		})}
 }
 
 func grpcRoute(r *gwv1.GRPCRoute) model.Route {
 	return model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Hostnames: nonNil(r.Spec.Hostnames), Status: r.Status.RouteStatus,
-		Rules: rules(r.Spec.Rules, func(rule *gwv1.GRPCRouteRule) (*gwv1.SectionName, []gwv1.BackendRef) {
-			return rule.Name, embedded(rule.BackendRefs, func(b *gwv1.GRPCBackendRef) gwv1.BackendRef { return b.BackendRef })
+		Rules: rules(r.Spec.Rules, func(rule *gwv1.GRPCRouteRule) model.RouteRule {
+			refs, filters := backends(rule.BackendRefs, func(b *gwv1.GRPCBackendRef) (gwv1.BackendRef, []gwv1.HTTPRouteFilter) {
+				return b.BackendRef, grpcFilters(b.Filters)
+			})
+			return model.RouteRule{Name: sectionName(rule.Name), GRPCMatches: rule.Matches, Filters: grpcFilters(rule.Filters), BackendRefs: refs, BackendFilters: filters}
 		})}
 }
 
 func tlsRoute(r *gwv1.TLSRoute) model.Route {
 	return model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Hostnames: nonNil(r.Spec.Hostnames), Status: r.Status.RouteStatus,
-		Rules: rules(r.Spec.Rules, func(rule *gwv1.TLSRouteRule) (*gwv1.SectionName, []gwv1.BackendRef) {
-			return rule.Name, rule.BackendRefs
+		Rules: rules(r.Spec.Rules, func(rule *gwv1.TLSRouteRule) model.RouteRule {
+			return model.RouteRule{Name: sectionName(rule.Name), BackendRefs: rule.BackendRefs}
 		})}
 }
 
 func tcpRoute(r *gwv1.TCPRoute) model.Route {
 	return model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Status: r.Status.RouteStatus,
-		Rules: rules(r.Spec.Rules, func(rule *gwv1.TCPRouteRule) (*gwv1.SectionName, []gwv1.BackendRef) {
-			return rule.Name, rule.BackendRefs
+		Rules: rules(r.Spec.Rules, func(rule *gwv1.TCPRouteRule) model.RouteRule {
+			return model.RouteRule{Name: sectionName(rule.Name), BackendRefs: rule.BackendRefs}
 		})}
 }
 
 func udpRoute(r *gwv1.UDPRoute) model.Route {
 	return model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Status: r.Status.RouteStatus,
-		Rules: rules(r.Spec.Rules, func(rule *gwv1.UDPRouteRule) (*gwv1.SectionName, []gwv1.BackendRef) {
-			return rule.Name, rule.BackendRefs
+		Rules: rules(r.Spec.Rules, func(rule *gwv1.UDPRouteRule) model.RouteRule {
+			return model.RouteRule{Name: sectionName(rule.Name), BackendRefs: rule.BackendRefs}
 		})}
 }
 
-// rules reduces a route's rules to their names and backends; ruleOf reads one
-// rule of the route's kind.
-func rules[Rule any](rs []Rule, ruleOf func(*Rule) (*gwv1.SectionName, []gwv1.BackendRef)) []model.RouteRule {
+// rules reduces a route's rules to the model's; ruleOf reads one rule of the
+// route's kind.
+func rules[Rule any](rs []Rule, ruleOf func(*Rule) model.RouteRule) []model.RouteRule {
 	out := make([]model.RouteRule, len(rs))
 	for i := range rs {
-		name, refs := ruleOf(&rs[i])
-		out[i] = model.RouteRule{Name: sectionName(name), BackendRefs: refs}
+		out[i] = ruleOf(&rs[i])
 	}
 	return out
 }
 
-// embedded lists the BackendRef that each of an HTTP or GRPC rule's backends
-// embeds beside its filters; nil when there are none.
-func embedded[B any](bs []B, ref func(*B) gwv1.BackendRef) []gwv1.BackendRef {
+// backends lists the BackendRef that each of an HTTP or GRPC rule's backends
+// embeds, and the filters beside it; refs is nil when there are none, filters
+// when no backend has filters.
+func backends[B any](bs []B, ref func(*B) (gwv1.BackendRef, []gwv1.HTTPRouteFilter)) (refs []gwv1.BackendRef, filters [][]gwv1.HTTPRouteFilter) {
 	if len(bs) == 0 {
+		return nil, nil
+	}
+	refs = make([]gwv1.BackendRef, len(bs))
+	for i := range bs {
+		var fs []gwv1.HTTPRouteFilter
+		refs[i], fs = ref(&bs[i])
+		if len(fs) > 0 {
+			if filters == nil {
+				filters = make([][]gwv1.HTTPRouteFilter, len(bs))
+			}
+			filters[i] = fs
+		}
+	}
+	return refs, filters
+}
+
+// grpcFilters are GRPCRoute filters in HTTPRoute's form: every GRPCRouteFilter
+// type is an HTTPRouteFilter type of the same name and fields.
+func grpcFilters(fs []gwv1.GRPCRouteFilter) []gwv1.HTTPRouteFilter {
+	if len(fs) == 0 {
 		return nil
 	}
-	out := make([]gwv1.BackendRef, len(bs))
-	for i := range bs {
-		out[i] = ref(&bs[i])
+	out := make([]gwv1.HTTPRouteFilter, len(fs))
+	for i, f := range fs {
+		out[i] = gwv1.HTTPRouteFilter{Type: gwv1.HTTPRouteFilterType(f.Type), RequestHeaderModifier: f.RequestHeaderModifier,
+			ResponseHeaderModifier: f.ResponseHeaderModifier, RequestMirror: f.RequestMirror, ExtensionRef: f.ExtensionRef}
 	}
 	return out
 }

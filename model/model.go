@@ -106,6 +106,15 @@ type Mesh struct {
 	ObjectMeta metav1.ObjectMeta
 }
 
+// ServiceImport is a Multi-Cluster Services API ServiceImport
+// (multicluster.x-k8s.io), an Extended backend kind of HTTPRoute, GRPCRoute
+// and TLSRoute. Only its identity is read: a backendRef needs to know that it
+// exists.
+type ServiceImport struct {
+	Meta
+	ObjectMeta metav1.ObjectMeta
+}
+
 // Route kinds the engine analyzes.
 const (
 	KindHTTPRoute = "HTTPRoute"
@@ -116,9 +125,9 @@ const (
 )
 
 // Route is the kind-independent view of every xRoute: what attachment, hostname
-// intersection and reference resolution need, and the status as written. The
-// rest of the kind's object (matches, filters, ...) is not kept: output starts
-// from Meta.Raw.
+// intersection, reference resolution and the serving table need, and the
+// status as written. Output starts from Meta.Raw, so fields not kept here
+// still reach it.
 type Route struct {
 	Meta
 	ObjectMeta metav1.ObjectMeta
@@ -131,10 +140,23 @@ type Route struct {
 	Status gwv1.RouteStatus
 }
 
-// RouteRule is one rule of a route, reduced to its backends.
+// RouteRule is one rule of a route: its matches, its filters and its backends.
+// Filters are kept in HTTPRoute's form for every kind that has them: a
+// GRPCRouteFilter's types (RequestHeaderModifier, ResponseHeaderModifier,
+// RequestMirror, ExtensionRef) are HTTPRouteFilter's, with the same fields.
 type RouteRule struct {
-	Name        string
+	Name string
+	// Matches are an HTTPRoute rule's matches, as written (nil: the CRD default,
+	// a PathPrefix match on "/", is not applied here).
+	Matches []gwv1.HTTPRouteMatch
+	// GRPCMatches are a GRPCRoute rule's matches, as written.
+	GRPCMatches []gwv1.GRPCRouteMatch
+	// Filters are the rule's filters (HTTPRoute and GRPCRoute).
+	Filters     []gwv1.HTTPRouteFilter
 	BackendRefs []gwv1.BackendRef
+	// BackendFilters[i] are the filters of BackendRefs[i]; nil when no
+	// backendRef of the rule has filters.
+	BackendFilters [][]gwv1.HTTPRouteFilter
 }
 
 // HasHostnames reports whether the route kind carries spec.hostnames.
@@ -164,6 +186,7 @@ type Model struct {
 	Services           []*Service
 	Namespaces         []*Namespace
 	Meshes             []*Mesh
+	ServiceImports     []*ServiceImport
 
 	// Skipped counts objects of kinds the tool does not analyze, by apiVersion/kind.
 	Skipped map[string]int
@@ -183,5 +206,5 @@ type Unreadable struct {
 func (m *Model) Len() int {
 	return len(m.GatewayClasses) + len(m.Gateways) + len(m.ListenerSets) + len(m.Routes) +
 		len(m.ReferenceGrants) + len(m.BackendTLSPolicies) + len(m.Secrets) + len(m.ConfigMaps) +
-		len(m.Services) + len(m.Namespaces) + len(m.Meshes)
+		len(m.Services) + len(m.Namespaces) + len(m.Meshes) + len(m.ServiceImports)
 }
