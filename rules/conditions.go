@@ -79,35 +79,49 @@ var (
 		gatewayAPI("gateway_types.go: ListenerReasonUnsupportedProtocol, Listener.Protocol"))
 	ListenerAcceptedUnsupportedValue = condition("listener", gwv1.ListenerConditionAccepted, gwv1.ListenerReasonUnsupportedValue,
 		"a field of the listener has a value that is invalid or unsupported (for example the TLS mode for its protocol, or its hostname)",
-		"Correct the field the message names: HTTPS terminates TLS, TLS needs a tls block, Passthrough has no certificateRefs.",
+		"Correct the field the message names: HTTPS terminates TLS, TLS needs a tls block, TLS/Terminate needs the TLSRouteModeTerminate feature.",
 		gatewayAPI("gateway_types.go: ListenerReasonUnsupportedValue, ListenerTLSConfig"),
 		gep2643("API"),
 		hostnames("Listener (available in Gateway and ListenerSet)"))
 	ListenerAcceptedHostnameConflict = condition("listener", gwv1.ListenerConditionAccepted, gwv1.ListenerReasonHostnameConflict,
-		"another listener on the same port has the same hostname, so clients cannot be routed between them",
-		"Give the listeners distinct hostnames or ports; the older listener (by creationTimestamp, then namespace/name) wins.",
-		gatewayAPI("gateway_types.go: ListenerReasonHostnameConflict, GatewayStatus.Listeners; listenerset_types.go: ListenerSetSpec.Listeners"))
+		"another listener on the same port has the same hostname, so clients cannot be routed between them. "+
+			"Within one Gateway or one ListenerSet no listener wins: every indistinct listener is conflicted (GatewaySpec.Listeners: \"The implementation MUST NOT pick one conflicting Listener as the winner\"). "+
+			"Across a Gateway and its ListenerSets the merged list's precedence decides (the Gateway, then ListenerSets oldest first, then by namespace/name): only the listener of lower precedence is conflicted, "+
+			"and a listener that lost this way does not knock out its siblings or later listeners (ListenerSetSpec.Listeners; upstream conformance ListenerSetHostnameConflict, ListenerSetProtocolConflict). "+
+			"A conflicted ListenerSet listener is Programmed=False with the conflict's reason, as the upstream ListenerSet conformance tests assert",
+		"Give the listeners distinct hostnames or ports; across a Gateway and its ListenerSets the listener of higher precedence keeps its place.",
+		gatewayAPI("gateway_types.go: GatewaySpec.Listeners (Handling indistinct Listeners), ListenerReasonHostnameConflict; listenerset_types.go: ListenerSetSpec.Listeners, ListenerEntryReasonHostnameConflict"),
+		gep1713("Listener and ListenerSet Conflicts"))
 	ListenerAcceptedProtocolConflict = condition("listener", gwv1.ListenerConditionAccepted, gwv1.ListenerReasonProtocolConflict,
-		"another listener on the same port uses an incompatible protocol or TLS mode",
-		"Move one listener to another port; TLS Passthrough cannot share a port with HTTPS or TLS Terminate.",
-		gatewayAPI("gateway_types.go: ListenerReasonProtocolConflict"),
-		gep2643("Conflict management and precedences"))
+		"another listener on the same port uses an incompatible protocol or TLS mode. "+
+			"TLS/Passthrough beside HTTPS (which terminates) on one port is a conflict by default, as GEP-2643's conformance table says (\"A Gateway containing a Listener of type TLS/Passthrough and a Listener of type HTTPS/Terminate should not be accepted\"); "+
+			"Gateway API v1.6 has no feature name for serving both on one port and leaves it to implementations, so for one that routes both on SNI, pass --allow-mixed-termination and they conflict only when their hostnames do. "+
+			"TLS/Passthrough beside TLS/Terminate needs the Extended feature TLSRouteModeMixed. "+
+			"A listener whose mode the implementation cannot combine with its neighbour's lists no supportedKinds and counts no routes: ListenerStatus.SupportedKinds \"MUST represent the kinds supported by an implementation for that Listener configuration\", and the upstream test TLSRouteListenerMixedTerminationNotSupported expects it empty. "+
+			"Precedence across a Gateway and its ListenerSets is as for HostnameConflict",
+		"Move one listener to another port; if the implementation serves HTTPS and TLS Passthrough on one port, pass --allow-mixed-termination.",
+		gatewayAPI("gateway_types.go: ListenerReasonProtocolConflict, GatewaySpec.Listeners, ListenerStatus.SupportedKinds; listenerset_types.go: ListenerSetSpec.Listeners"),
+		gep2643("TLSRoute + Mixed Termination; Conformance tests"))
 	ListenerAcceptedNoValidCACertificate = condition("listener", gwv1.ListenerConditionAccepted, gwv1.ListenerReasonNoValidCACertificate,
 		"none of the CA certificates for client certificate validation is usable",
 		"Reference at least one ConfigMap holding a valid PEM CA certificate under ca.crt.",
 		gatewayAPI("gateway_types.go: ListenerReasonNoValidCACertificate, FrontendTLSValidation.CACertificateRefs"))
 	ListenerResolvedRefsInvalidCertificateRef = condition("listener", gwv1.ListenerConditionResolvedRefs, gwv1.ListenerReasonInvalidCertificateRef,
-		"a tls.certificateRefs entry is missing, is not a kubernetes.io/tls Secret, or holds an unusable certificate or key",
+		"a tls.certificateRefs entry is missing, is not a kubernetes.io/tls Secret, or holds an unusable certificate or key. "+
+			"A listener with no usable certificate is Programmed=False; one that still has a usable certificate beside the broken one stays Programmed=True and serves with it, "+
+			"because ListenerTLSConfig.CertificateRefs lets implementations attach several certificates (\"Implementations MAY choose to support attaching multiple certificates to a Listener\") and only ResolvedRefs reports the broken reference",
 		"Reference a kubernetes.io/tls Secret whose certificate chain is valid, matches its key and covers the listener's hostnames.",
-		gatewayAPI("gateway_types.go: ListenerReasonInvalidCertificateRef, ListenerTLSConfig.CertificateRefs"))
+		gatewayAPI("gateway_types.go: ListenerReasonInvalidCertificateRef, ListenerTLSConfig.CertificateRefs, ListenerConditionProgrammed"))
 	ListenerResolvedRefsRefNotPermitted = condition("listener", gwv1.ListenerConditionResolvedRefs, gwv1.ListenerReasonRefNotPermitted,
 		"a reference to another namespace is not allowed by any ReferenceGrant",
 		"Create a ReferenceGrant in the target namespace that allows Gateways from the listener's namespace.",
 		gatewayAPI("gateway_types.go: ListenerReasonRefNotPermitted, ListenerTLSConfig.CertificateRefs; referencegrant_types.go: ReferenceGrant"))
 	ListenerResolvedRefsInvalidRouteKinds = condition("listener", gwv1.ListenerConditionResolvedRefs, gwv1.ListenerReasonInvalidRouteKinds,
-		"allowedRoutes.kinds names a route kind the listener's protocol cannot serve",
+		"allowedRoutes.kinds names a route kind the listener's protocol cannot serve. "+
+			"A listener left with at least one valid kind stays Programmed=True and serves it; one left with none is Programmed=False, since no route can ever attach to it "+
+			"(AllowedRoutes.Kinds: \"Invalid kinds are not supported\"; ListenerConditionProgrammed is True when the listener has \"generated some configuration that will soon be ready\", and with no kind there is none)",
 		"List only route kinds the protocol accepts (HTTPS: HTTPRoute, GRPCRoute; TLS: TLSRoute).",
-		gatewayAPI("gateway_types.go: ListenerReasonInvalidRouteKinds, AllowedRoutes.Kinds"))
+		gatewayAPI("gateway_types.go: ListenerReasonInvalidRouteKinds, AllowedRoutes.Kinds, ListenerConditionProgrammed"))
 	ListenerResolvedRefsInvalidCACertificateRef = condition("listener", gwv1.ListenerConditionResolvedRefs, gwv1.ListenerReasonInvalidCACertificateRef,
 		"a CA certificate reference for client validation does not resolve to a usable ConfigMap",
 		"Reference an existing ConfigMap with a PEM CA certificate under ca.crt.",
@@ -137,9 +151,13 @@ var (
 		"Fix spec.parentRef, or fix the parent Gateway's own findings first.",
 		gatewayAPI("listenerset_types.go: ListenerSetReasonParentNotAccepted"))
 	ListenerSetAcceptedListenersNotValid = condition("listenerset", gwv1.ListenerSetConditionAccepted, gwv1.ListenerSetReasonListenersNotValid,
-		"none of the ListenerSet's listeners is valid",
+		"none of the ListenerSet's listeners is valid (accepted and programmed), as the upstream test ListenerSetReferenceGrant asserts of a ListenerSet whose only listener's certificate reference is not permitted. "+
+			"Routes still attach to its accepted listeners (for example one whose only problem is an unresolved certificate), as they do to a Gateway listener in that state: "+
+			"GEP-1713 \"A Route MAY attach to a conflicted ListenerSet\", and the ListenerSet is not refused by its parent, only its listeners are not ready; "+
+			"a ListenerSet the parent does not allow or accept takes no route",
 		"Fix the listeners' own findings.",
-		gatewayAPI("listenerset_types.go: ListenerSetReasonListenersNotValid"))
+		gatewayAPI("listenerset_types.go: ListenerSetReasonListenersNotValid"),
+		gep1713("Listener and ListenerSet Conflicts"))
 )
 
 // Routes: HTTPRoute, GRPCRoute, TLSRoute, TCPRoute, UDPRoute, per parentRef.
@@ -154,26 +172,39 @@ var (
 		gatewayAPI("shared_types.go: RouteReasonNoMatchingListenerHostname"),
 		hostnames("Hostname Intersection"))
 	RouteAcceptedNotAllowedByListeners = condition("route", gwv1.RouteConditionAccepted, gwv1.RouteReasonNotAllowedByListeners,
-		"the listeners' allowedRoutes (namespaces or kinds) do not admit this route",
-		"Widen the listener's allowedRoutes.namespaces (Same, All or a Selector matching the route's namespace) or kinds, or move the route.",
-		gatewayAPI("shared_types.go: RouteReasonNotAllowedByListeners; gateway_types.go: AllowedRoutes"))
+		"the listeners' allowedRoutes (namespaces or kinds) do not admit this route. "+
+			"A listener whose protocol the implementation does not support takes no route kind (its supportedKinds is empty), so a route whose only candidates are such listeners is NotAllowedByListeners, not NoMatchingParent: "+
+			"RouteReasonNotAllowedByListeners is for \"no Listener whose allowedRoutes criteria permit the route\", and the parent and its listeners exist",
+		"Widen the listener's allowedRoutes.namespaces (Same, All or a Selector matching the route's namespace) or kinds, use a supported protocol, or move the route.",
+		gatewayAPI("shared_types.go: RouteReasonNotAllowedByListeners; gateway_types.go: AllowedRoutes, ListenerStatus.SupportedKinds"))
 	RouteAcceptedUnsupportedValue = condition("route", gwv1.RouteConditionAccepted, gwv1.RouteReasonUnsupportedValue,
 		"the route's spec.hostnames holds a value that is not a valid hostname (an IP address, or a wildcard that is not the whole leftmost label)",
 		"Use DNS names in spec.hostnames; a wildcard only as the whole leftmost label (*.example.com).",
 		gatewayAPI("shared_types.go: RouteReasonUnsupportedValue, Hostname"),
 		hostnames("Hostname wildcards"))
 	RouteResolvedRefsInvalidKind = condition("route", gwv1.RouteConditionResolvedRefs, gwv1.RouteReasonInvalidKind,
-		"a backendRef names a kind that is not supported as a backend",
-		"Reference a core Service (or a kind the implementation supports).",
-		gatewayAPI("shared_types.go: RouteReasonInvalidKind, BackendRef"))
+		"a backendRef, a RequestMirror filter's backendRef, or an ExtensionRef filter names a kind the implementation does not know. "+
+			"Backends may be core Services and, for HTTPRoute, GRPCRoute and TLSRoute, multicluster.x-k8s.io ServiceImports (\"Support: Extended for Kubernetes ServiceImport\"); mirrors may be Services. "+
+			"An ExtensionRef filter's kind is known when declared with --external KIND (or KIND/NAMESPACE/NAME): HTTPRouteFilter says an unresolved custom filter \"MUST NOT be skipped\", so requests the rule matches receive an HTTP error, "+
+			"and when some but not all rules of the route have such a filter the route is also PartiallyInvalid=True (reason UnsupportedValue, message \"Dropped Rule ...\")",
+		"Reference a core Service (or a kind the implementation supports); declare an implementation's filter kind with --external.",
+		gatewayAPI("shared_types.go: RouteReasonInvalidKind, RouteConditionPartiallyInvalid, BackendRef; httproute_types.go: HTTPBackendRef, HTTPRequestMirrorFilter.BackendRef, HTTPRouteFilter.Type, HTTPRouteRule.Filters"))
 	RouteResolvedRefsRefNotPermitted = condition("route", gwv1.RouteConditionResolvedRefs, gwv1.RouteReasonRefNotPermitted,
-		"a backendRef to another namespace is not allowed by any ReferenceGrant",
+		"a backendRef or a RequestMirror filter's backendRef to another namespace is not allowed by any ReferenceGrant",
 		"Create a ReferenceGrant in the backend's namespace that allows the route's kind from the route's namespace.",
-		gatewayAPI("shared_types.go: RouteReasonRefNotPermitted; referencegrant_types.go: ReferenceGrant"))
+		gatewayAPI("shared_types.go: RouteReasonRefNotPermitted; httproute_types.go: HTTPRequestMirrorFilter.BackendRef; referencegrant_types.go: ReferenceGrant"))
 	RouteResolvedRefsBackendNotFound = condition("route", gwv1.RouteConditionResolvedRefs, gwv1.RouteReasonBackendNotFound,
-		"a backendRef names a Service that does not exist",
-		"Create the Service, fix the reference, or declare it with --external.",
-		gatewayAPI("shared_types.go: RouteReasonBackendNotFound"))
+		"a backendRef or a RequestMirror filter's backendRef names a Service (or ServiceImport) that does not exist, or an ExtensionRef filter names an object of a declared kind that was not declared "+
+			"(RouteReasonBackendNotFound: \"a reference to a resource that does not exist\")",
+		"Create the object, fix the reference, or declare it with --external.",
+		gatewayAPI("shared_types.go: RouteReasonBackendNotFound; httproute_types.go: HTTPRequestMirrorFilter.BackendRef, HTTPRouteFilter.Type"))
+	RouteResolvedRefsNoValidCACertificate = condition("route", gwv1.RouteConditionResolvedRefs, gwv1.BackendTLSPolicyReasonNoValidCACertificate,
+		"a BackendTLSPolicy targets the backend's Service (or its port) and none of its CA certificates is usable, and no other accepted policy applies, so every connection to that backend fails. "+
+			"HTTPBackendRef lists this among the causes of an invalid backendRef (\"a BackendTLSPolicy is present that refers to the Service, and the implementation is unable to meet the requirement\") without naming a reason; "+
+			"the policy's own reason is used, as RouteConditionResolvedRefs allows (\"Controllers may raise this condition with other reasons\")",
+		"Fix the BackendTLSPolicy's caCertificateRefs (a ConfigMap with a PEM CA certificate under ca.crt), or use wellKnownCACertificates: System.",
+		gatewayAPI("httproute_types.go: HTTPBackendRef; grpcroute_types.go: GRPCBackendRef; shared_types.go: RouteConditionResolvedRefs; backendtlspolicy_types.go: BackendTLSPolicyValidation.CACertificateRefs"),
+		gep1897("API"))
 )
 
 // BackendTLSPolicy (GEP-1897).

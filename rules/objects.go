@@ -25,11 +25,24 @@ var (
 
 	RouteBackendPortNotFound = register(&Rule{
 		ID:       "route/BackendPortNotFound",
+		Severity: Error,
+		Summary:  "A backendRef names a port the Service does not have for the route's protocol.",
+		Help: "The backend Service exists but none of its spec.ports has the port the route's backendRef (or RequestMirror filter) names, with the transport the route carries " +
+			"(UDP for a UDPRoute, TCP for every other kind), so no traffic reaches this backend. The route's ResolvedRefs condition is False with reason BackendNotFound " +
+			"(\"a reference to a resource that does not exist\": the port), since every request to the backend fails as for a missing Service; " +
+			"the finding keeps this rule's ID. A Service that declares no ports (headless, selector-less) has none to check.",
+		Fix:  "Set backendRefs[].port to one of the Service's spec.ports[].port of the route's protocol.",
+		Spec: []Spec{gatewayAPI("shared_types.go: BackendObjectReference.Port, RouteReasonBackendNotFound; httproute_types.go: HTTPBackendRef")},
+	})
+
+	ListenerCertificateRefsIgnored = register(&Rule{
+		ID:       "listener/CertificateRefsIgnored",
 		Severity: Warning,
-		Summary:  "A backendRef names a port the Service does not have.",
-		Help:     "The backend Service exists but none of its spec.ports has the port the route's backendRef names, so traffic to this backend fails.",
-		Fix:      "Set backendRefs[].port to one of the Service's spec.ports[].port.",
-		Spec:     []Spec{gatewayAPI("shared_types.go: BackendObjectReference.Port")},
+		Summary:  "A TLS listener in Passthrough mode lists certificateRefs, which do nothing.",
+		Help: "ListenerTLSConfig.Mode says of Passthrough that \"the certificateRefs field is ignored in this mode\": the listener is accepted and passes TLS through to the backend, " +
+			"which presents its own certificate, so the Secrets listed are never served and their certificates are not checked.",
+		Fix:  "Remove tls.certificateRefs, or use mode Terminate (feature TLSRouteModeTerminate) if the Gateway should terminate TLS.",
+		Spec: []Spec{gatewayAPI("gateway_types.go: ListenerTLSConfig.Mode, ListenerTLSConfig.CertificateRefs"), gep2643("API")},
 	})
 
 	ReferenceExternal = register(&Rule{

@@ -16,6 +16,10 @@ func gwin(section string) Spec {
 	return Spec{Document: "Gwin TLSRoute reference", Section: section, File: "001_ed064400a18757f2.txt"}
 }
 
+func gep1713(section string) Spec {
+	return Spec{Document: "GEP-1713 ListenerSets", Section: section}
+}
+
 func gep3792(section string) Spec {
 	return Spec{Document: "GEP-3792 Out-of-Cluster Gateways (provisional)", Section: section, File: "002_cc64bfdfb5eb6a8b.txt"}
 }
