@@ -23,6 +23,11 @@ type engine struct {
 	// routeFindings are the routes' own findings, one list per range of routes
 	// the route step decided.
 	routeFindings []findingList
+	// targeted are the Services some BackendTLSPolicy targets, and
+	// policyTargets the policies by target, in precedence order
+	// (policyDecisions): resolving a backend reads them.
+	targeted      map[*model.Service]bool
+	policyTargets map[policyTarget][]*PolicyResult
 }
 
 // tracing reports whether the steps of the object kind namespace/name are
@@ -68,11 +73,14 @@ func Analyze(m *model.Model, opts Options) *Result {
 	e.gateways()
 	e.listenerSets()
 	// Each Gateway's listeners and their ListenerSets' are decided from that
-	// Gateway alone (conflicts are per Gateway), so Gateways go on every core.
-	forEach(len(e.res.Gateways), func(i int) {
-		e.listeners(e.res.Gateways[i])
-		e.gatewayStatus(e.res.Gateways[i])
-	})
+	// Gateway alone (conflicts are per Gateway), so Gateways go on every core;
+	// BackendTLSPolicies, which routes' backends read, read no listener.
+	concurrently(func() {
+		forEach(len(e.res.Gateways), func(i int) {
+			e.listeners(e.res.Gateways[i])
+			e.gatewayStatus(e.res.Gateways[i])
+		})
+	}, e.policyDecisions)
 	for _, ls := range e.res.ListenerSets {
 		e.listenerSetStatus(ls)
 	}
@@ -84,13 +92,10 @@ func Analyze(m *model.Model, opts Options) *Result {
 		}
 	}
 	e.routes()
-	// Certificates write listener and certificate results, policies then
-	// annotations write policy results and backends' policies, ocg writes mesh
-	// results: none reads what another writes.
-	concurrently(e.certificates, func() {
-		e.policies()
-		e.annotations()
-	}, e.ocg)
+	// Certificates write listener and certificate results, policyAncestors
+	// policy results, annotations routes' lints, ocg mesh results: none reads
+	// what another writes.
+	concurrently(e.certificates, e.policyAncestors, e.annotations, e.ocg)
 	e.findings()
 	return e.res
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/hostname"
@@ -121,7 +122,11 @@ func (e *engine) parentListeners(d *parentDecision) (candidates []listenerView, 
 			return nil, false
 		}
 		pr.Gateway, pr.Controller = gw, gw.Controller
-		notAccepted = gw.notAccepted
+		// A Gateway not accepted because none of its listeners is leaves the
+		// decision to each listener (listenerSetTakesRoutes).
+		if c := gw.notAccepted; c != nil && c.Reason != string(gwv1.GatewayReasonListenersNotValid) {
+			notAccepted = c
+		}
 		candidates = gw.views // every Gateway in the index had its listeners decided
 	case "ListenerSet":
 		ls := e.ix.listenerSets[d.parent]
@@ -133,10 +138,10 @@ func (e *engine) parentListeners(d *parentDecision) (candidates []listenerView, 
 		if ls.Parent != nil {
 			pr.Controller = ls.Parent.Controller
 		}
-		if !IsTrue(ls.Conditions, string(gwv1.ListenerSetConditionAccepted)) {
-			notAccepted = Find(ls.Conditions, string(gwv1.ListenerSetConditionAccepted))
+		if c := Find(ls.Conditions, string(gwv1.ListenerSetConditionAccepted)); !listenerSetTakesRoutes(c) {
+			notAccepted = c
 		}
-		candidates = ls.views // accepted: allowed by a Gateway whose listeners step built them
+		candidates = ls.views // allowed by a Gateway whose listeners step built them
 	}
 	if c := notAccepted; c != nil {
 		msg := fmt.Sprintf("%s is not accepted: %s", d.parentName(), c.Message)
@@ -148,6 +153,19 @@ func (e *engine) parentListeners(d *parentDecision) (candidates []listenerView, 
 		d.trace.step("route.parentRef.exists", true, d.parentName()+" found", "", nil)
 	}
 	return candidates, true
+}
+
+// listenerSetTakesRoutes reports whether routes may attach to a ListenerSet's
+// listeners, given its Accepted condition: when it is accepted, and when it is
+// not only because none of its listeners is valid (ListenersNotValid). Each
+// listener then decides, as a Gateway's do when none is valid: a route
+// attaches to one whose only problem is an unresolved certificate, as it
+// would to a Gateway's listener in that state ("A Route MAY attach to a
+// conflicted ListenerSet", GEP-1713; rules.ListenerSetAcceptedListenersNotValid),
+// and a listener of an unsupported protocol does not allow it
+// (rules.RouteAcceptedNotAllowedByListeners).
+func listenerSetTakesRoutes(accepted *Condition) bool {
+	return accepted != nil && (accepted.Status == metav1.ConditionTrue || accepted.Reason == string(gwv1.ListenerSetReasonListenersNotValid))
 }
 
 // parentMissing decides a parentRef whose parent is not among the objects in
@@ -292,17 +310,32 @@ func (e *engine) admit(v *listenerView, r *model.Route, kind kindSet, nsID int32
 	return admitted, hosts
 }
 
+// unsupportedProtocol reports whether a listener is not accepted because the
+// implementation does not support its protocol: it takes no route kind, so a
+// route it would have carried is NotAllowedByListeners
+// (rules.RouteAcceptedNotAllowedByListeners).
+func unsupportedProtocol(l *ListenerResult) bool {
+	return l.state != nil && l.state.notAccepted != nil && l.state.notAccepted.Rule == rules.ListenerAcceptedUnsupportedProtocol
+}
+
 // notAttached is why a parent whose listeners admit none of the route rejects
-// it: a hostname that matches no listener first, then kinds and namespaces,
-// then listeners that are not accepted.
+// it: a hostname that matches no listener first, then kinds and namespaces (a
+// listener of an unsupported protocol takes no kind), then listeners that are
+// not accepted.
 func (e *engine) notAttached(d *parentDecision, candidates []listenerView, nsID int32) (*rules.Rule, string, string) {
 	r := d.route
 	routeNS := r.ObjectMeta.Namespace
-	var notAccepted, kindFail, nsFail, hostFail []*ListenerResult
+	var notAccepted, protoFail, kindFail, nsFail, hostFail []*ListenerResult
 	kind := bitOf(r.Kind)
 	for i := range candidates {
 		switch v, _ := e.admit(&candidates[i], r, kind, nsID); v {
-		case notConfigured, admittedInactive:
+		case notConfigured:
+			if l := candidates[i].l; unsupportedProtocol(l) {
+				protoFail = append(protoFail, l)
+			} else {
+				notAccepted = append(notAccepted, l)
+			}
+		case admittedInactive:
 			notAccepted = append(notAccepted, candidates[i].l)
 		case kindNotAllowed:
 			kindFail = append(kindFail, candidates[i].l)
@@ -321,9 +354,13 @@ func (e *engine) notAttached(d *parentDecision, candidates []listenerView, nsID 
 		return rules.RouteAcceptedNoMatchingListenerHostname,
 			fmt.Sprintf("route hostnames [%s] intersect no listener hostname: %s", strings.Join(hostStrings(r), ", "), strings.Join(ls, ", ")),
 			hostnameFix("listener "+hostFail[0].Name(), hostFail[0].Hostname(), hostStrings(r))
-	case len(kindFail)+len(nsFail) > 0:
+	case len(protoFail)+len(kindFail)+len(nsFail) > 0:
 		var parts []string
 		fix := ""
+		if len(protoFail) > 0 {
+			parts = append(parts, fmt.Sprintf("listeners %s have a protocol this implementation does not support and take no route kind", listenerNames(protoFail)))
+			fix = "attach the " + r.Kind + " to a listener of a supported protocol, or fix the listener's protocol"
+		}
 		if len(kindFail) > 0 {
 			parts = append(parts, fmt.Sprintf("listeners %s do not take %s", listenerNames(kindFail), r.Kind))
 			fix = kindFix(r.Kind)

@@ -226,7 +226,10 @@ func (e *engine) resolveCertificates(l *ListenerResult) {
 	// RefNotPermitted is the more specific reason; report it first.
 	st.unresolved = append(st.unresolved, notPermitted...)
 	st.unresolved = append(st.unresolved, invalid...)
-	st.certInvalid = valid == 0 || len(notPermitted)+len(invalid) > 0
+	// A listener still serves with its usable certificates
+	// (rules.ListenerResolvedRefsInvalidCertificateRef): only ResolvedRefs
+	// reports the others.
+	st.certInvalid = valid == 0
 }
 
 // frontendValidation returns the client-certificate validation that applies to a

@@ -62,23 +62,13 @@ func (e *engine) conflicts(g *GatewayResult) {
 		}
 		byPort[p] = append(byPort[p], r)
 	}
+	// The listeners that keep their place on a port, and those of one owner:
+	// scratch for portConflicts, reused from port to port.
+	var keptBuf, stayBuf [32]*ListenerResult
+	kept, stay := keptBuf[:0], stayBuf[:0]
 	for _, p := range ports {
 		group := byPort[p]
-		for i := range group {
-			for j := i + 1; j < len(group); j++ {
-				a, b := group[i], group[j]
-				rule, why := conflictBetween(a.l, b.l, f)
-				if rule == nil {
-					continue
-				}
-				// Within one owner every indistinct listener is conflicted (no winner);
-				// across owners the one of higher precedence keeps its place.
-				if a.rank == b.rank {
-					e.markConflict(a.l, b.l, rule, why)
-				}
-				e.markConflict(b.l, a.l, rule, why)
-			}
-		}
+		kept, stay = e.portConflicts(group, f, kept[:0], stay[:0])
 		for i := range group {
 			for j := i + 1; j < len(group); j++ {
 				overlapping(group[i].l, group[j].l)
@@ -87,9 +77,68 @@ func (e *engine) conflicts(g *GatewayResult) {
 	}
 }
 
-// conflictBetween returns the rule two listeners on one port conflict by, and
-// why; nil when they are distinct.
-func conflictBetween(a, b *ListenerResult, f Features) (*rules.Rule, string) {
+// portConflicts decides the conflicts among one port's listeners, which come
+// in precedence order (mergedListeners). Each owner's listeners (the
+// Gateway's, then each ListenerSet's) are checked first against the listeners
+// of the owners before it that kept their place: one that is not distinct from
+// any of them is conflicted and drops out, knocking out neither its siblings
+// nor any later listener (ListenerSetSpec.Listeners precedence; the upstream
+// tests ListenerSetHostnameConflict and ListenerSetProtocolConflict). The
+// owner's other listeners are then checked against each other, and there no
+// listener wins: "The implementation MUST NOT pick one conflicting Listener as
+// the winner. ALL indistinct Listeners must not be accepted" (GatewaySpec.Listeners).
+// Those keep their place for later owners too: a ListenerSet listener
+// indistinct from them is conflicted as well.
+//
+// kept and stay are empty scratch slices; they are returned for reuse.
+func (e *engine) portConflicts(group []ranked, f Features, kept, stay []*ListenerResult) ([]*ListenerResult, []*ListenerResult) {
+	for lo := 0; lo < len(group); {
+		hi := lo + 1
+		for hi < len(group) && group[hi].rank == group[lo].rank {
+			hi++
+		}
+		stay = stay[:0]
+		for _, r := range group[lo:hi] {
+			lost := false
+			for _, k := range kept {
+				if c := conflictBetween(k, r.l, f, e.opts.AllowMixedTermination); c.rule != nil {
+					e.markConflict(r.l, k, c)
+					lost = true
+				}
+			}
+			if !lost {
+				stay = append(stay, r.l)
+			}
+		}
+		for i := range stay {
+			for j := i + 1; j < len(stay); j++ {
+				if c := conflictBetween(stay[i], stay[j], f, e.opts.AllowMixedTermination); c.rule != nil {
+					e.markConflict(stay[i], stay[j], c)
+					e.markConflict(stay[j], stay[i], c)
+				}
+			}
+		}
+		kept = append(kept, stay...)
+		lo = hi
+	}
+	return kept, stay
+}
+
+// conflict is why two listeners on one port are not distinct.
+type conflict struct {
+	rule *rules.Rule // nil when they are distinct
+	why  string
+	fix  string
+	// unsupported: the implementation cannot serve the two listeners' TLS
+	// modes on one port (TLSRouteModeMixed, --allow-mixed-termination), so it
+	// takes no route kind on either (rules.ListenerAcceptedProtocolConflict).
+	unsupported bool
+}
+
+// conflictBetween is how two listeners on one port conflict; its rule is nil
+// when they are distinct. mixedTermination says the implementation serves
+// HTTPS (Terminate) and TLS Passthrough listeners on one port.
+func conflictBetween(a, b *ListenerResult, f Features, mixedTermination bool) conflict {
 	pa, pb := a.Listener.Protocol, b.Listener.Protocol
 	port := a.Listener.Port
 	hostnameConflict := rules.ListenerAcceptedHostnameConflict
@@ -104,16 +153,18 @@ func conflictBetween(a, b *ListenerResult, f Features) (*rules.Rule, string) {
 	if pa == pb {
 		switch pa {
 		case gwv1.TCPProtocolType, gwv1.UDPProtocolType:
-			return protocolConflict, fmt.Sprintf("two %s listeners on port %d cannot be told apart", pa, port)
+			return conflict{rule: protocolConflict, why: fmt.Sprintf("two %s listeners on port %d cannot be told apart", pa, port), fix: "give it another port"}
 		case gwv1.TLSProtocolType:
 			if a.TLSMode() != b.TLSMode() && !f.Supports(features.SupportTLSRouteModeMixed) {
-				return protocolConflict, fmt.Sprintf("TLS/%s and TLS/%s on port %d need mixed termination (feature TLSRouteModeMixed), which this implementation does not support", a.TLSMode(), b.TLSMode(), port)
+				return conflict{rule: protocolConflict, unsupported: true,
+					why: fmt.Sprintf("TLS/%s and TLS/%s on port %d need mixed termination (feature TLSRouteModeMixed), which this implementation does not support", a.TLSMode(), b.TLSMode(), port),
+					fix: "give it another port, or use an implementation that supports TLSRouteModeMixed"}
 			}
 		}
 		if sameHost {
-			return hostnameConflict, fmt.Sprintf("both are %s on port %d with %s", pa, port, hostDesc())
+			return conflict{rule: hostnameConflict, why: fmt.Sprintf("both are %s on port %d with %s", pa, port, hostDesc()), fix: "give it a distinct hostname or another port"}
 		}
-		return nil, ""
+		return conflict{}
 	}
 	tlsPair := func(x, y gwv1.ProtocolType) bool { return (pa == x && pb == y) || (pa == y && pb == x) }
 	switch {
@@ -125,22 +176,32 @@ func conflictBetween(a, b *ListenerResult, f Features) (*rules.Rule, string) {
 		if pb == gwv1.TLSProtocolType {
 			tls = b
 		}
-		if tls.TLSMode() == gwv1.TLSModePassthrough {
+		if tls.TLSMode() == gwv1.TLSModePassthrough && !mixedTermination {
 			// GEP-2643 "Conflict management": TLS/Passthrough beside HTTPS/Terminate.
-			return protocolConflict, fmt.Sprintf("TLS/Passthrough and HTTPS share port %d; a port either passes TLS through or terminates it for HTTPS (GEP-2643)", port)
+			return conflict{rule: protocolConflict, unsupported: true,
+				why: fmt.Sprintf("TLS/Passthrough and HTTPS share port %d; a port either passes TLS through or terminates it for HTTPS (GEP-2643)", port),
+				fix: "give it another port, or pass --allow-mixed-termination if the implementation routes HTTPS and TLS Passthrough on one port by SNI"}
 		}
 		if sameHost {
-			return hostnameConflict, fmt.Sprintf("HTTPS and TLS/Terminate on port %d both serve %s", port, hostDesc())
+			return conflict{rule: hostnameConflict, why: fmt.Sprintf("HTTPS and TLS/%s on port %d both serve %s", tls.TLSMode(), port, hostDesc()), fix: "give it a distinct hostname or another port"}
 		}
-		return nil, ""
+		return conflict{}
 	case tlsPair(gwv1.TCPProtocolType, gwv1.UDPProtocolType),
 		pa == gwv1.UDPProtocolType, pb == gwv1.UDPProtocolType:
-		return nil, "" // different transports share a port number
+		return conflict{} // different transports share a port number
 	}
-	return protocolConflict, fmt.Sprintf("%s and %s cannot share port %d", pa, pb, port)
+	return conflict{rule: protocolConflict, why: fmt.Sprintf("%s and %s cannot share port %d", pa, pb, port), fix: "give it another port"}
 }
 
-func (e *engine) markConflict(l, other *ListenerResult, rule *rules.Rule, why string) {
+// markConflict conflicts l with other. A listener whose TLS mode the
+// implementation cannot serve beside other's takes no route kind.
+func (e *engine) markConflict(l, other *ListenerResult, c conflict) {
+	l.Conflicted = true
+	if c.unsupported && !l.state.unsupportedMix {
+		l.state.unsupportedMix = true
+		l.SupportedKinds = []gwv1.RouteGroupKind{}
+		l.state.kinds = 0
+	}
 	if l.state.conflict != nil && l.state.conflict.Rule == rules.ListenerAcceptedProtocolConflict {
 		return // the protocol conflict is the more fundamental one; keep it
 	}
@@ -148,14 +209,9 @@ func (e *engine) markConflict(l, other *ListenerResult, rule *rules.Rule, why st
 	if other.ListenerSet != nil {
 		where += " of ListenerSet " + other.Owner().NamespacedName().String()
 	}
-	fix := "give it another port"
-	if rule == rules.ListenerAcceptedHostnameConflict {
-		fix = "give it a distinct hostname or another port"
-	}
-	l.state.conflict = problemOf(rule, fmt.Sprintf("conflicts with %s: %s", where, why), fix)
-	l.Conflicted = true
+	l.state.conflict = problemOf(c.rule, fmt.Sprintf("conflicts with %s: %s", where, c.why), c.fix)
 	if e.tracingListener(l) {
-		l.Trace = append(l.Trace, Step{Rule: "listener.distinct", Subject: "listener " + l.Name(), Detail: l.state.conflict.Message, Fix: fix})
+		l.Trace = append(l.Trace, Step{Rule: "listener.distinct", Subject: "listener " + l.Name(), Detail: l.state.conflict.Message, Fix: c.fix})
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
 
-// Three cases of ../shared/conformance assert a state the upstream test reaches only
+// Five cases of ../shared/conformance assert a state the upstream test reaches only
 // after it changes an object, so conformance-check cannot see it from input.yaml.
 // These tests make the same change to the loaded model and assert what the
 // upstream test asserts.
@@ -88,5 +88,44 @@ func TestConformanceBackendTLSPolicyUpdatedToBadCA(t *testing.T) {
 		if len(p.Ancestors) == 0 {
 			t.Error("the policy should still have its Gateway ancestor")
 		}
+	}
+}
+
+// TCPRouteMultipleRoutesAttachment and UDPRouteMultipleRoutesAttachment: once
+// the older route is accepted the test creates a newer one on the same
+// listener and asserts both Accepted=True/Accepted and the listener's
+// attachedRoutes == 2.
+func TestConformanceNewerRouteAttaches(t *testing.T) {
+	for _, c := range []struct{ corpus, older, newer, listener string }{
+		{"tcproute-multiple-routes-attachment", "tcproute-attach-older", "tcproute-attach-newer", "tcp"},
+		{"udproute-multiple-routes-attachment", "udproute-attach-older", "udproute-attach-newer", "udp"},
+	} {
+		t.Run(c.corpus, func(t *testing.T) {
+			m := loadConformance(t, c.corpus)
+			var older *model.Route
+			for _, r := range m.Routes {
+				if r.ObjectMeta.Name == c.older {
+					older = r
+				}
+			}
+			if older == nil {
+				t.Fatalf("the corpus has no route %s", c.older)
+			}
+			newer := *older // the test creates it in code, on the same parentRef
+			newer.ObjectMeta = *older.ObjectMeta.DeepCopy()
+			newer.ObjectMeta.Name = c.newer
+			m.Routes = append(m.Routes, &newer)
+			res := analyze.Analyze(m, analyze.Options{Now: now})
+			for _, rr := range res.Routes {
+				if name := rr.Route.ObjectMeta.Name; name == c.older || name == c.newer {
+					if a, _ := rr.Parents[0].AcceptedCondition(); a.Status != "True" || a.Reason != string(gwv1.RouteReasonAccepted) {
+						t.Errorf("%s: Accepted %s/%s, want True/Accepted", name, a.Status, a.Reason)
+					}
+					if l := rr.Parents[0].Attachments; len(l) != 1 || l[0].Listener.Name() != c.listener || l[0].Listener.AttachedRoutes() != 2 {
+						t.Errorf("%s: attachments %v, want listener %s with attachedRoutes 2", name, l, c.listener)
+					}
+				}
+			}
+		})
 	}
 }

@@ -238,23 +238,37 @@ func routeFindings(fl *findingList, rr *RouteResult) {
 			fl.add(*p.rejected, ref, r.Source, fmt.Sprintf("spec.parentRefs[%d]", p.Index))
 		}
 	}
-	if rr.unresolved != nil {
-		fl.fromConditions([]Condition{*rr.unresolved}, ref, r.Source, func(Condition) string { return "spec.rules[].backendRefs" })
-	}
+	// One finding per reference that does not resolve, at its field; the
+	// ResolvedRefs condition joins their messages.
 	for _, b := range rr.Backends {
+		if b.Problem != nil || b.External {
+			backendFindings(fl, b, b.Field(), ref, r.Source)
+		}
+	}
+	for _, m := range rr.Mirrors() {
+		backendFindings(fl, &m.BackendResult, m.Field(), ref, r.Source)
+	}
+	for _, x := range rr.Extensions() {
 		switch {
-		case b.External:
-			fl.add(rules.ReferenceExternal.Problem(fmt.Sprintf("backend %s is %s: not verified", b.NamespacedName(), b.Unverified), ""), ref, r.Source, backendRefsField(b.Rule))
-		case b.portMissing:
-			fl.add(rules.RouteBackendPortNotFound.Problem(fmt.Sprintf("Service %s has no port %d; traffic to this backend fails", b.NamespacedName(), *b.Ref.Port),
-				"set backendRefs[].port to one of the Service's spec.ports[].port"), ref, r.Source, backendRefsField(b.Rule))
+		case x.Problem != nil:
+			fl.add(x.Problem.Rule.Problem(x.Problem.Message, x.Problem.Fix), ref, r.Source, x.Field())
+		case x.External:
+			fl.add(rules.ReferenceExternal.Problem(fmt.Sprintf("ExtensionRef filter %s %s/%s is %s: not verified",
+				groupKindString(string(x.Ref.Group), string(x.Ref.Kind)), r.ObjectMeta.Namespace, x.Ref.Name, x.Unverified), ""), ref, r.Source, x.Field())
 		}
 	}
 }
 
-// backendRefsField is the field of a finding about a backendRef of rule
-// number rule; it is formatted only for findings, not for every backendRef.
-func backendRefsField(rule int) string { return fmt.Sprintf("spec.rules[%d].backendRefs", rule) }
+// backendFindings are the findings of one backendRef (or mirror) of a route
+// at field.
+func backendFindings(fl *findingList, b *BackendResult, field string, ref model.Ref, src model.Source) {
+	switch {
+	case b.Problem != nil:
+		fl.add(b.Problem.Rule.Problem(b.Problem.Message, b.Problem.Fix), ref, src, field)
+	case b.External:
+		fl.add(rules.ReferenceExternal.Problem(fmt.Sprintf("backend %s is %s: not verified", b.NamespacedName(), b.Unverified), ""), ref, src, field)
+	}
+}
 
 // lintFindings are the problems of a route's annotations (annotations step).
 func lintFindings(fl *findingList, rr *RouteResult) {
@@ -320,6 +334,11 @@ func (e *engine) otherFindings(fl *findingList) {
 func listenerFindings(fl *findingList, l *ListenerResult, owner model.Ref, src model.Source) {
 	field := "listener " + l.Name()
 	fl.fromConditions(l.Conditions, owner, src, func(Condition) string { return field })
+	if l.state != nil {
+		for _, p := range l.state.lints {
+			fl.add(p, owner, src, field)
+		}
+	}
 	for _, cr := range l.Certificates {
 		if cr.External {
 			fl.add(rules.ReferenceExternal.Problem(fmt.Sprintf("certificate Secret %s is %s: certificate checks skipped", cr.NamespacedName(), cr.Unverified), ""),

@@ -1,8 +1,7 @@
 package analyze
 
 import (
-	"slices"
-
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -22,6 +21,8 @@ type index struct {
 	secrets      map[nn]*model.Secret
 	configMaps   map[nn]*model.ConfigMap
 	services     map[nn]*service
+	// serviceImports are the ServiceImports, an Extended backend kind.
+	serviceImports map[nn]*model.ServiceImport
 	// grants are the ReferenceGrants by what their spec.from admits, in input
 	// order: a reference is checked against the few grants that name its side.
 	grants map[grantFrom][]*model.ReferenceGrant
@@ -47,6 +48,8 @@ func newIndex(m *model.Model) *index {
 		grants:       map[grantFrom][]*model.ReferenceGrant{},
 		labelSets:    map[string]labels.Set{},
 
+		serviceImports: make(map[nn]*model.ServiceImport, len(m.ServiceImports)),
+
 		allGateways:     make(map[nn]bool, len(m.Gateways)),
 		allListenerSets: make(map[nn]bool, len(m.ListenerSets)),
 	}
@@ -69,6 +72,9 @@ func newIndex(m *model.Model) *index {
 	for i, k := range ix.packed.keys(len(m.Services), func(i int) nn { return nn{Namespace: m.Services[i].Obj.Namespace, Name: m.Services[i].Obj.Name} }) {
 		ix.services[k] = &svcs[i]
 	}
+	for _, si := range m.ServiceImports {
+		ix.serviceImports[nn{Namespace: si.ObjectMeta.Namespace, Name: si.ObjectMeta.Name}] = si
+	}
 	for _, g := range m.ReferenceGrants {
 		for _, f := range g.Obj.Spec.From {
 			k := grantFrom{toNS: g.Obj.Namespace, group: string(f.Group), kind: string(f.Kind), ns: string(f.Namespace)}
@@ -86,6 +92,29 @@ func newIndex(m *model.Model) *index {
 type service struct {
 	obj   *model.Service
 	ports []int32 // spec.ports[].port
+	// transports are the ports' protocols, by position; nil when every port is
+	// TCP, as most are (a Service port's protocol defaults to TCP).
+	transports []transport
+}
+
+// transport is the protocol a Service port speaks, or a route carries.
+type transport uint8
+
+const (
+	tcp transport = iota
+	udp
+	otherTransport // SCTP
+)
+
+// transportOf is a Service port's protocol as a transport.
+func transportOf(p corev1.Protocol) transport {
+	switch p {
+	case "", corev1.ProtocolTCP:
+		return tcp
+	case corev1.ProtocolUDP:
+		return udp
+	}
+	return otherTransport
 }
 
 // services returns the Services' lookup entries, their ports in one block.
@@ -98,18 +127,47 @@ func services(ss []*model.Service, a *arena) []service {
 	out := make([]service, len(ss))
 	for i, s := range ss {
 		ports := a.ports(len(s.Obj.Spec.Ports))
+		var transports []transport
 		for j, p := range s.Obj.Spec.Ports {
 			ports[j] = p.Port
+			if t := transportOf(p.Protocol); t != tcp {
+				if transports == nil {
+					transports = make([]transport, len(ports))
+				}
+				transports[j] = t
+			}
 		}
-		out[i] = service{obj: s, ports: ports}
+		out[i] = service{obj: s, ports: ports, transports: transports}
 	}
 	return out
 }
 
-// hasPort reports whether a backendRef's port reaches the Service. A Service
-// that declares no ports (headless, selector-less) has none to check.
-func (s *service) hasPort(port int32) bool {
-	return len(s.ports) == 0 || slices.Contains(s.ports, port)
+// hasPort reports whether a backendRef's port reaches the Service over the
+// route's transport t. A Service that declares no ports (headless,
+// selector-less) has none to check. declared says whether the port number is
+// declared at all, with another protocol, for messages.
+func (s *service) hasPort(port int32, t transport) (ok, declared bool) {
+	if len(s.ports) == 0 {
+		return true, true
+	}
+	for i, p := range s.ports {
+		if p != port {
+			continue
+		}
+		declared = true
+		if s.transport(i) == t {
+			return true, true
+		}
+	}
+	return false, declared
+}
+
+// transport is the protocol of the Service's port number i.
+func (s *service) transport(i int) transport {
+	if s.transports == nil {
+		return tcp
+	}
+	return s.transports[i]
 }
 
 // service returns the Service ns/name, or nil.

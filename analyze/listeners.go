@@ -23,6 +23,12 @@ type listenerState struct {
 	overlaps    []string        // listeners whose hostnames overlap this one's (OverlappingTLSConfig)
 	namespaces  *routeNamespaces
 	kinds       kindSet // SupportedKinds, for the per-route check
+
+	// unsupportedMix: conflicted because the implementation cannot serve the
+	// listener's TLS mode beside its neighbour's on one port; it then takes no
+	// route kind (ListenerStatus.SupportedKinds).
+	unsupportedMix bool
+	lints          []rules.Problem // problems that do not change the listener's conditions
 }
 
 // listenerView is what deciding a parentRef reads of one listener. A parent's
@@ -38,7 +44,8 @@ type listenerView struct {
 	port     gwv1.PortNumber
 	kinds    kindSet
 	// configured is false for listeners routes are never checked against: not
-	// validated (a ListenerSet the Gateway does not allow) or not acceptable.
+	// validated (a ListenerSet the Gateway does not allow), not acceptable, or
+	// in a TLS mode the implementation cannot serve beside its neighbour's.
 	configured bool
 	accepted   bool // ListenerResult.Accepted: false when conflicted
 	hostnames  bool // the protocol matches on hostnames
@@ -70,7 +77,7 @@ func viewsOf(ls []*ListenerResult, text *arena) []listenerView {
 		v := &vs[i]
 		v.l, v.name, v.hostname, v.port = l, text.str(l.Name()), text.str(l.Hostname()), l.Listener.Port
 		v.accepted, v.hostnames = l.Accepted, carriesHostnames(l)
-		if l.state != nil && l.state.notAccepted == nil {
+		if l.state != nil && l.state.notAccepted == nil && !l.state.unsupportedMix {
 			v.configured, v.kinds, v.ns = true, l.state.kinds, *l.routeNamespaces()
 		}
 	}
@@ -207,6 +214,9 @@ func (e *engine) validateListener(g *GatewayResult, l *ListenerResult, f Feature
 		if p := tlsSettingsProblem(l, f); p != nil {
 			st.notAccepted = p
 			trace.step("listener.tls", false, p.Message, p.Fix, nil)
+		} else if p := ignoredCertificateRefs(l); p != nil {
+			st.lints = append(st.lints, *p)
+			trace.step("listener.tls.certificateRefs", true, p.Message, p.Fix, nil)
 		}
 	}
 
@@ -271,8 +281,8 @@ func (e *engine) validateListener(g *GatewayResult, l *ListenerResult, f Feature
 }
 
 // tlsSettingsProblem applies the Listener's TLS rules: HTTPS terminates and needs
-// certificates; TLS needs a mode; Passthrough takes no certificates; Terminate on a
-// TLS listener is Extended (TLSRouteModeTerminate); HTTP, TCP and UDP take no tls.
+// certificates; TLS needs a mode; Terminate on a TLS listener is Extended
+// (TLSRouteModeTerminate); HTTP, TCP and UDP take no tls.
 func tlsSettingsProblem(l *ListenerResult, f Features) *rules.Problem {
 	li := l.Listener
 	unsupported := rules.ListenerAcceptedUnsupportedValue
@@ -292,15 +302,24 @@ func tlsSettingsProblem(l *ListenerResult, f Features) *rules.Problem {
 		case li.TLS == nil:
 			return problemOf(unsupported, "tls must be set for protocol TLS",
 				"add tls with mode Passthrough (route on SNI, backend terminates) or Terminate (with certificateRefs)")
-		case l.TLSMode() == gwv1.TLSModePassthrough && len(li.TLS.CertificateRefs) > 0:
-			return problemOf(unsupported, "tls.certificateRefs must be empty when tls.mode is Passthrough",
-				"remove tls.certificateRefs: in Passthrough the backend presents its own certificate")
 		case l.TLSMode() == gwv1.TLSModeTerminate && !f.Supports(features.SupportTLSRouteModeTerminate):
 			return problemOf(unsupported, "tls.mode Terminate on a TLS listener is not supported by this implementation (feature TLSRouteModeTerminate)",
 				"use tls.mode Passthrough, or an HTTPS listener with an HTTPRoute")
 		}
 	}
 	return nil
+}
+
+// ignoredCertificateRefs warns about certificateRefs on a Passthrough listener:
+// ListenerTLSConfig.Mode says "The certificateRefs field is ignored in this
+// mode", so the listener is accepted and the refs do nothing.
+func ignoredCertificateRefs(l *ListenerResult) *rules.Problem {
+	if l.TLSMode() != gwv1.TLSModePassthrough || len(l.Listener.TLS.CertificateRefs) == 0 {
+		return nil
+	}
+	return problemOf(rules.ListenerCertificateRefsIgnored,
+		"tls.certificateRefs are ignored in Passthrough mode: the backend presents its own certificate, and the certificates listed are never served",
+		"remove tls.certificateRefs, or use tls.mode Terminate if the Gateway should terminate TLS")
 }
 
 func protocolLabel(l *ListenerResult) string {

@@ -34,6 +34,11 @@ type Options struct {
 	// Features overrides the features every in-scope GatewayClass supports; nil
 	// means a class's status.supportedFeatures, or every feature when it lists none.
 	Features Features
+	// AllowMixedTermination says the implementation serves HTTPS (Terminate)
+	// and TLS Passthrough listeners on one port, routing on SNI. GEP-2643 makes
+	// them a conflict by default; Gateway API v1.6 names no feature for it and
+	// leaves it to implementations (rules.ListenerAcceptedProtocolConflict).
+	AllowMixedTermination bool
 }
 
 func (o *Options) warnExpiry() time.Duration {
@@ -68,6 +73,17 @@ func (o *Options) isExternal(kind, namespace, name string) bool {
 			continue
 		}
 		if e.Name == "" || (e.Namespace == namespace && e.Name == name) {
+			return true
+		}
+	}
+	return false
+}
+
+// declaresKind reports whether any --external names the kind, by itself or
+// with one of its objects: the implementation knows the kind.
+func (o *Options) declaresKind(kind string) bool {
+	for _, e := range o.External {
+		if strings.EqualFold(e.Kind, kind) {
 			return true
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/hostname"
@@ -41,50 +42,16 @@ type policyTarget struct {
 	section string
 }
 
-func (e *engine) policies() {
-	// The Services some policy targets: only backends to them matter below, so
-	// the pass over every route's backends is a pointer lookup for the rest.
-	targeted := map[*model.Service]bool{}
-	for _, p := range e.res.Model.BackendTLSPolicies {
-		for _, t := range p.Obj.Spec.TargetRefs {
-			if string(t.Group) == "" && string(t.Kind) == "Service" {
-				if svc := e.ix.service(nn{Namespace: p.Obj.Namespace, Name: string(t.Name)}); svc != nil {
-					targeted[svc] = true
-				}
-			}
-		}
-	}
-
-	// Gateways whose attached routes reach each targeted Service.
-	reach := map[*model.Service][]*GatewayResult{}
-	for _, rr := range e.res.Routes {
-		if len(targeted) == 0 {
-			break
-		}
-		var gws []*GatewayResult
-		for _, b := range rr.Backends {
-			if b.Service == nil || !targeted[b.Service] {
-				continue
-			}
-			if gws == nil {
-				for _, p := range rr.Parents {
-					if len(p.Attachments) > 0 && p.Gateway != nil {
-						gws = append(gws, p.Gateway)
-					}
-				}
-				if len(gws) == 0 {
-					break
-				}
-			}
-			for _, g := range gws {
-				if !slices.Contains(reach[b.Service], g) {
-					reach[b.Service] = append(reach[b.Service], g)
-				}
-			}
-		}
-	}
-
-	byTarget := map[policyTarget][]*PolicyResult{}
+// policyDecisions decides every BackendTLSPolicy's conditions. It runs before
+// routes resolve their backends: a backend whose policy cannot be met does not
+// resolve (rules.RouteResolvedRefsNoValidCACertificate), and resolving a
+// backend records the policy that applies to it (backendPolicy). Which
+// Gateways a policy reaches needs the routes: policyAncestors, after them.
+func (e *engine) policyDecisions() {
+	// The Services some policy targets: only backends to them look a policy up.
+	e.targeted = map[*model.Service]bool{}
+	e.policyTargets = map[policyTarget][]*PolicyResult{}
+	byTarget := e.policyTargets
 	for _, p := range e.res.Model.BackendTLSPolicies {
 		pr := &PolicyResult{Policy: p}
 		e.res.BackendTLSPolicies = append(e.res.BackendTLSPolicies, pr)
@@ -103,13 +70,9 @@ func (e *engine) policies() {
 			if svc == nil {
 				continue
 			}
+			e.targeted[svc] = true
 			if !slices.Contains(pr.Targets, svc) {
 				pr.Targets = append(pr.Targets, svc)
-			}
-			for _, g := range reach[svc] {
-				if !slices.Contains(pr.Ancestors, g) {
-					pr.Ancestors = append(pr.Ancestors, g)
-				}
 			}
 		}
 	}
@@ -143,39 +106,94 @@ func (e *engine) policies() {
 	for _, pr := range e.res.BackendTLSPolicies {
 		e.policyConditions(pr, conflicted[pr])
 	}
-	e.backendPolicies(byTarget, targeted)
 }
 
-// backendPolicies records on every resolved backend the accepted policy that
-// applies to it: one targeting the Service port's name (sectionName) wins over one
-// targeting the whole Service (GEP-1897 targetRefs with sectionName).
-func (e *engine) backendPolicies(byTarget map[policyTarget][]*PolicyResult, targeted map[*model.Service]bool) {
-	accepted := func(ps []*PolicyResult) *PolicyResult {
-		for _, p := range ps {
-			if IsTrue(p.Conditions, string(gwv1.PolicyConditionAccepted)) {
-				return p
-			}
-		}
-		return nil
+// policyAncestors records on every policy the Gateways whose attached routes
+// reach a Service it targets, through a backendRef or a RequestMirror filter
+// (GEP-1897: a policy applies to a mirror's backend too); the policy's status
+// has one entry per ancestor.
+func (e *engine) policyAncestors() {
+	if len(e.targeted) == 0 {
+		return
 	}
+	reach := map[*model.Service][]*GatewayResult{}
 	for _, rr := range e.res.Routes {
-		for _, b := range rr.Backends {
-			if b.Service == nil || !targeted[b.Service] {
-				continue // no policy applies
+		var gws []*GatewayResult
+		reached := func(b *BackendResult) bool {
+			if b.Service == nil || !e.targeted[b.Service] {
+				return true
 			}
-			k := nn{Namespace: b.Service.Obj.Namespace, Name: b.Service.Obj.Name}
-			if b.Ref.Port != nil {
-				for _, p := range b.Service.Obj.Spec.Ports {
-					if p.Port == int32(*b.Ref.Port) && p.Name != "" {
-						b.Policy = accepted(byTarget[policyTarget{k, p.Name}])
+			if gws == nil {
+				for _, p := range rr.Parents {
+					if len(p.Attachments) > 0 && p.Gateway != nil {
+						gws = append(gws, p.Gateway)
 					}
 				}
+				if len(gws) == 0 {
+					return false // the route reaches nothing
+				}
 			}
-			if b.Policy == nil {
-				b.Policy = accepted(byTarget[policyTarget{k, ""}])
+			for _, g := range gws {
+				if !slices.Contains(reach[b.Service], g) {
+					reach[b.Service] = append(reach[b.Service], g)
+				}
+			}
+			return true
+		}
+		for _, b := range rr.Backends {
+			if !reached(b) {
+				break
+			}
+		}
+		for _, m := range rr.Mirrors() {
+			if !reached(&m.BackendResult) {
+				break
 			}
 		}
 	}
+	for _, pr := range e.res.BackendTLSPolicies {
+		for _, svc := range pr.Targets {
+			for _, g := range reach[svc] {
+				if !slices.Contains(pr.Ancestors, g) {
+					pr.Ancestors = append(pr.Ancestors, g)
+				}
+			}
+		}
+	}
+}
+
+// backendPolicy is the accepted policy that applies to a backend on Service
+// svc at port: one targeting the Service port's name (sectionName) wins over
+// one targeting the whole Service (GEP-1897 targetRefs with sectionName). When
+// none applies, unmet is a policy targeting the backend whose CA certificates
+// are all unusable (Accepted False, NoValidCACertificate): the implementation
+// cannot meet it, so the backend does not resolve (HTTPBackendRef).
+func (e *engine) backendPolicy(svc *model.Service, port *gwv1.PortNumber) (applies, unmet *PolicyResult) {
+	k := nn{Namespace: svc.Obj.Namespace, Name: svc.Obj.Name}
+	var sections [2]policyTarget
+	n := 0
+	if port != nil {
+		for _, p := range svc.Obj.Spec.Ports {
+			if p.Port == int32(*port) && p.Name != "" {
+				sections[n] = policyTarget{k, p.Name}
+				n++
+				break
+			}
+		}
+	}
+	sections[n] = policyTarget{k, ""}
+	n++
+	for _, t := range sections[:n] {
+		for _, p := range e.policyTargets[t] {
+			switch c := Find(p.Conditions, string(gwv1.PolicyConditionAccepted)); {
+			case c.Status == metav1.ConditionTrue:
+				return p, nil
+			case c.Reason == string(gwv1.BackendTLSPolicyReasonNoValidCACertificate) && unmet == nil:
+				unmet = p
+			}
+		}
+	}
+	return nil, unmet
 }
 
 func policyBefore(a, b *model.BackendTLSPolicy) bool {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/testcert"
 )
@@ -106,7 +108,9 @@ func TestBackendTLSPolicy(t *testing.T) {
 }
 
 // TestBackendPortNotFound: a backendRef's port must be one of the Service's
-// spec.ports[].port; a Service that declares no ports has none to check.
+// spec.ports[].port, of the transport the route carries (TCP but for a
+// UDPRoute); a Service that declares no ports has none to check. The route's
+// ResolvedRefs is then False/BackendNotFound (rules.RouteBackendPortNotFound).
 func TestBackendPortNotFound(t *testing.T) {
 	for _, tc := range []struct {
 		name, backend string
@@ -114,7 +118,7 @@ func TestBackendPortNotFound(t *testing.T) {
 	}{
 		{"a declared port", "{name: be, port: 443}", false},
 		{"a port the Service lacks", "{name: be, port: 8443}", true},
-		{"a UDP port is still a declared port", "{name: udp-only, port: 53}", false},
+		{"a UDP port does not carry an HTTPRoute", "{name: udp-only, port: 53}", true},
 		{"no port", "{name: be}", false},
 		{"a Service without ports", "{name: headless, port: 9000}", false},
 		{"the second backend lacks it", "{name: be, port: 443}, {name: udp-only, port: 54}", true},
@@ -128,8 +132,12 @@ func TestBackendPortNotFound(t *testing.T) {
 			if got != tc.want {
 				t.Fatalf("route/BackendPortNotFound reported %v (%q), want %v", got, msg, tc.want)
 			}
-			if got && !strings.Contains(msg, "has no port") {
+			if got && !strings.Contains(msg, "has no") {
 				t.Errorf("message %q does not say which port is missing", msg)
+			}
+			rr := res.Routes[0].ResolvedRefs()
+			if gotFalse := rr.Status == "False" && rr.Reason == string(gwv1.RouteReasonBackendNotFound); gotFalse != tc.want {
+				t.Errorf("route ResolvedRefs %s/%s, want False/BackendNotFound: %v", rr.Status, rr.Reason, tc.want)
 			}
 		})
 	}

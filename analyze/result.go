@@ -6,6 +6,7 @@ package analyze
 
 import (
 	"crypto/x509"
+	"fmt"
 	"strings"
 	"time"
 
@@ -185,17 +186,113 @@ type RouteResult struct {
 	// Lints are problems of the route's implementation-specific annotations.
 	Lints []rules.Problem
 
-	unresolved *Condition   // ResolvedRefs when False; nil when every backendRef resolved
-	now        *metav1.Time // the analysis time, for conditions built on demand
+	now *metav1.Time // the analysis time, for conditions built on demand
+	// refs is what most routes do not have: a reference that does not resolve,
+	// or a RequestMirror or ExtensionRef filter; nil when there is none.
+	refs *routeRefs
+}
+
+// routeRefs are a route's unresolved references and its filters' references.
+// It is the size of the Condition it holds, rounded to the allocator's class:
+// the filters, rarer still, are behind a pointer.
+type routeRefs struct {
+	// unresolved is ResolvedRefs when False; its Type is "" when every
+	// reference resolved.
+	unresolved Condition
+	filters    *filterRefs
+}
+
+// filterRefs are the references of a route's filters, resolved.
+type filterRefs struct {
+	mirrors    []*MirrorResult
+	extensions []*ExtensionResult
+	// dropped are the rules whose own ExtensionRef filter does not resolve:
+	// requests they match receive an HTTP error (HTTPRouteFilter).
+	dropped []int
+}
+
+// routeRefs returns the route's routeRefs, made on first use.
+func (rr *RouteResult) routeRefs() *routeRefs {
+	if rr.refs == nil {
+		rr.refs = &routeRefs{}
+	}
+	return rr.refs
+}
+
+// filterRefs returns the route's filterRefs, made on first use.
+func (rr *RouteResult) filterRefs() *filterRefs {
+	refs := rr.routeRefs()
+	if refs.filters == nil {
+		refs.filters = &filterRefs{}
+	}
+	return refs.filters
+}
+
+// filterRefsOrNil is the route's filterRefs, nil when it has none.
+func (rr *RouteResult) filterRefsOrNil() *filterRefs {
+	if rr.refs == nil {
+		return nil
+	}
+	return rr.refs.filters
+}
+
+// Mirrors are the backendRefs of the route's RequestMirror filters (of its
+// rules and of its backendRefs), resolved as backendRefs are, in rule order.
+func (rr *RouteResult) Mirrors() []*MirrorResult {
+	if f := rr.filterRefsOrNil(); f != nil {
+		return f.mirrors
+	}
+	return nil
+}
+
+// Extensions are the route's ExtensionRef filters, resolved, in rule order.
+func (rr *RouteResult) Extensions() []*ExtensionResult {
+	if f := rr.filterRefsOrNil(); f != nil {
+		return f.extensions
+	}
+	return nil
 }
 
 // ResolvedRefs is the route's reference resolution, the same for every parent.
 // The healthy condition is built on each call, the unhealthy one is kept.
 func (rr *RouteResult) ResolvedRefs() Condition {
-	if rr.unresolved != nil {
-		return *rr.unresolved
+	if rr.refs != nil && rr.refs.unresolved.Type != "" {
+		return rr.refs.unresolved
 	}
 	return cond(gwv1.RouteConditionResolvedRefs, true, gwv1.RouteReasonResolvedRefs, "all backendRefs resolved", "", rr.Route.ObjectMeta.Generation, *rr.now)
+}
+
+// PartiallyInvalid is the route's PartiallyInvalid condition when some, but not
+// all, of its rules are dropped (RouteConditionPartiallyInvalid: "Dropped
+// Rule" approach); ok is false when it has none to write, which is also the
+// case for a route that is fully valid or fully invalid.
+func (rr *RouteResult) PartiallyInvalid() (c Condition, ok bool) {
+	f := rr.filterRefsOrNil()
+	if f == nil || len(f.dropped) == 0 || len(f.dropped) == len(rr.Route.Rules) {
+		return Condition{}, false
+	}
+	dropped := f.dropped
+	var msg strings.Builder
+	msg.WriteString("Dropped Rule")
+	if len(dropped) > 1 {
+		msg.WriteString("s")
+	}
+	for i, ri := range dropped {
+		if i > 0 {
+			msg.WriteString(",")
+		}
+		fmt.Fprintf(&msg, " %d", ri)
+		if name := rr.Route.Rules[ri].Name; name != "" {
+			fmt.Fprintf(&msg, " (%s)", name)
+		}
+	}
+	if len(dropped) > 1 {
+		msg.WriteString(": each has an ExtensionRef filter that does not resolve, and an unresolved filter is not skipped: requests they match receive an HTTP error response")
+	} else {
+		msg.WriteString(": its ExtensionRef filter does not resolve, and an unresolved filter is not skipped: requests it matches receive an HTTP error response")
+	}
+	return cond(gwv1.RouteConditionPartiallyInvalid, true, gwv1.RouteReasonUnsupportedValue, msg.String(),
+		"see the route's ResolvedRefs condition", rr.Route.ObjectMeta.Generation, *rr.now), true
 }
 
 // ParentResult is the decision about one parentRef of a route.
@@ -256,15 +353,21 @@ func (p *ParentResult) AcceptedCondition() (c Condition, ok bool) {
 }
 
 // Conditions are the parent's Accepted and ResolvedRefs conditions, in that
-// order, or nil when it has none. They are built on each call from the decision
-// (ResolvedRefs is the route's): stored per parent, they would be a large share
-// of a Result's memory, and most commands only need Accepted.
+// order, then PartiallyInvalid when the parent accepts a route some of whose
+// rules are dropped ("This condition MUST NOT be set if a Route is ... not
+// accepted"); nil when it has none. They are built on each call from the
+// decision (ResolvedRefs is the route's): stored per parent, they would be a
+// large share of a Result's memory, and most commands only need Accepted.
 func (p *ParentResult) Conditions() []Condition {
 	accepted, ok := p.AcceptedCondition()
 	if !ok {
 		return nil
 	}
-	return []Condition{accepted, p.Route.ResolvedRefs()}
+	cs := []Condition{accepted, p.Route.ResolvedRefs()}
+	if pi, ok := p.Route.PartiallyInvalid(); ok && p.Accepted() {
+		cs = append(cs, pi)
+	}
+	return cs
 }
 
 // Attachment is a route attached to a listener through one parentRef, with the
@@ -285,9 +388,10 @@ type BackendResult struct {
 	Ref       *gwv1.BackendRef
 	Namespace string
 	Service   *model.Service // nil when not a Service or not found
-	External  bool           // declared external or not readable: not verified
-	// portMissing: the backendRef names a port the Service does not declare.
-	portMissing bool
+	// Index is the backendRef's position in its rule; for a mirror, the
+	// position of the backendRef whose filter it is, -1 for a rule's filter.
+	Index    int32
+	External bool // declared external or not readable: not verified
 	// Unverified says why an External backend was not checked.
 	Unverified string
 	Problem    *Condition // nil when it resolved
@@ -299,6 +403,59 @@ type BackendResult struct {
 // NamespacedName is the object the backendRef names, its namespace defaulted.
 func (b *BackendResult) NamespacedName() model.NamespacedName {
 	return model.NamespacedName{Namespace: b.Namespace, Name: string(b.Ref.Name)}
+}
+
+// Field is where the backendRef is in the route's spec, for findings: it is
+// formatted only for findings, not for every backendRef.
+func (b *BackendResult) Field() string {
+	return fmt.Sprintf("spec.rules[%d].backendRefs[%d]", b.Rule, b.Index)
+}
+
+// MirrorResult is the backendRef of one RequestMirror filter of a route,
+// resolved as a backendRef is (HTTPRequestMirrorFilter.BackendRef). Its Ref is
+// a BackendRef made of the filter's BackendObjectReference, and its Index is
+// the backendRef whose filter it is, -1 for a rule's filter.
+type MirrorResult struct {
+	BackendResult
+	// Filter is the filter's position among its filters.
+	Filter int32
+	// Mirror is the filter, in the model (its percent or fraction).
+	Mirror *gwv1.HTTPRequestMirrorFilter
+}
+
+// Field is where the mirror's backendRef is in the route's spec, for findings.
+func (m *MirrorResult) Field() string {
+	return filterField(m.Rule, m.Index, m.Filter) + ".requestMirror.backendRef"
+}
+
+// filterField is the field of filter number filter of a rule (backend -1) or
+// of its backendRef number backend.
+func filterField(rule int, backend, filter int32) string {
+	if backend < 0 {
+		return fmt.Sprintf("spec.rules[%d].filters[%d]", rule, filter)
+	}
+	return fmt.Sprintf("spec.rules[%d].backendRefs[%d].filters[%d]", rule, backend, filter)
+}
+
+// ExtensionResult is one ExtensionRef filter of a route, resolved: an
+// implementation's filter, a kind it must know (HTTPRouteFilter.ExtensionRef).
+type ExtensionResult struct {
+	Rule int
+	// Backend is the position of the backendRef whose filter it is, -1 for a
+	// rule's filter; Filter its position among its filters.
+	Backend, Filter int32
+	// Ref is the filter's extensionRef, in the model; the object is in the
+	// route's namespace.
+	Ref      *gwv1.LocalObjectReference
+	External bool // declared with --external: taken on trust
+	// Unverified says why an External filter was not checked.
+	Unverified string
+	Problem    *Condition // nil when it resolved
+}
+
+// Field is where the filter is in the route's spec, for findings.
+func (x *ExtensionResult) Field() string {
+	return filterField(x.Rule, x.Backend, x.Filter) + ".extensionRef"
 }
 
 // CertificateRef is one resolved certificateRef of a listener.

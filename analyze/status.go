@@ -50,9 +50,12 @@ func (e *engine) listenerConditions(l *ListenerResult, storage []Condition) {
 	case l.Gateway.paramsProblem != nil:
 		programmed = cond(gwv1.ListenerConditionProgrammed, false, gwv1.ListenerReasonInvalid, "the Gateway is not accepted: "+l.Gateway.paramsProblem.Message, l.Gateway.paramsProblem.Fix, gen, e.now)
 	case !l.Accepted:
-		programmed = cond(gwv1.ListenerConditionProgrammed, false, gwv1.ListenerReasonInvalid, "listener is not accepted: "+accepted.Message, accepted.Fix, gen, e.now)
+		programmed = cond(gwv1.ListenerConditionProgrammed, false, notProgrammedReason(l), "listener is not accepted: "+accepted.Message, accepted.Fix, gen, e.now)
 	case st.certInvalid:
 		programmed = cond(gwv1.ListenerConditionProgrammed, false, gwv1.ListenerReasonInvalid, "listener has no usable certificate: "+resolved.Message, resolved.Fix, gen, e.now)
+	case len(l.SupportedKinds) == 0:
+		// No route can attach, so nothing is configured (rules.ListenerResolvedRefsInvalidRouteKinds).
+		programmed = cond(gwv1.ListenerConditionProgrammed, false, gwv1.ListenerReasonInvalid, "listener takes no route kind: "+resolved.Message, resolved.Fix, gen, e.now)
 	default:
 		programmed = cond(gwv1.ListenerConditionProgrammed, true, gwv1.ListenerReasonProgrammed, "listener is programmed", "", gen, e.now)
 	}
@@ -70,6 +73,17 @@ func (e *engine) listenerConditions(l *ListenerResult, storage []Condition) {
 			fmt.Sprintf("hostname overlaps with listeners %s on port %d; clients that coalesce HTTP/2 connections may reach the wrong listener", strings.Join(st.overlaps, ", "), l.Listener.Port),
 			"give terminating listeners on one port hostnames that do not overlap, or serve them from one listener"), gen, e.now))
 	}
+}
+
+// notProgrammedReason is the reason of a listener's Programmed=False when it is
+// not accepted: Invalid, except for a conflicted ListenerSet listener, which
+// carries the conflict's reason (HostnameConflict, ProtocolConflict) as the
+// upstream ListenerSet conformance tests assert.
+func notProgrammedReason(l *ListenerResult) string {
+	if c := l.state.conflict; c != nil && l.ListenerSet != nil {
+		return c.Rule.Condition.Reason
+	}
+	return string(gwv1.ListenerReasonInvalid)
 }
 
 // joined is the first problem, which decides the reason, with every

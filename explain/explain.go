@@ -258,6 +258,29 @@ func backendsSection(rr *analyze.RouteResult) Section {
 		}
 		backends.Steps = append(backends.Steps, Step{Step: s})
 	}
+	for _, m := range rr.Mirrors() {
+		s := analyze.Step{Rule: "route.requestMirror", Subject: fmt.Sprintf("rules[%d] mirror %s", m.Rule, m.NamespacedName()), Passed: m.Problem == nil}
+		switch {
+		case m.Problem != nil:
+			s.Detail, s.Fix = m.Problem.Message, m.Problem.Fix
+		case m.External:
+			s.Detail = fmt.Sprintf("mirror %s%s is declared external: not verified", m.NamespacedName(), portSuffix(m.Ref.Port))
+		default:
+			s.Detail = fmt.Sprintf("requests are mirrored to Service %s%s (responses ignored)", m.NamespacedName(), portSuffix(m.Ref.Port))
+		}
+		backends.Steps = append(backends.Steps, Step{Step: s})
+	}
+	for _, x := range rr.Extensions() {
+		target := model.NamespacedName{Namespace: rr.Route.ObjectMeta.Namespace, Name: string(x.Ref.Name)}
+		s := analyze.Step{Rule: "route.extensionRef", Subject: fmt.Sprintf("rules[%d] filter %s %s", x.Rule, x.Ref.Kind, target), Passed: x.Problem == nil}
+		switch {
+		case x.Problem != nil:
+			s.Detail, s.Fix = x.Problem.Message, x.Problem.Fix
+		default:
+			s.Detail = fmt.Sprintf("ExtensionRef filter %s %s is %s: not verified", x.Ref.Kind, target, x.Unverified)
+		}
+		backends.Steps = append(backends.Steps, Step{Step: s})
+	}
 	backends.Steps = markFirstFailure(backends.Steps, failed)
 	return backends
 }
@@ -272,6 +295,13 @@ func orphaned(compared *drift.Object, prefix string) []Section {
 		}
 	}
 	return out
+}
+
+func portSuffix(p *gwv1.PortNumber) string {
+	if p == nil {
+		return ""
+	}
+	return fmt.Sprintf(":%d", *p)
 }
 
 func markFirstFailure(ss []Step, failed bool) []Step {

@@ -27,11 +27,10 @@ func SimulationTable(w io.Writer, outs []simulate.Outcome, st Style) error {
 		}
 		var bs []string
 		for _, b := range o.Backends {
-			s := fmt.Sprintf("%s:%d", model.NamespacedName{Namespace: b.Namespace, Name: b.Name}, b.Port)
-			if b.BackendTLS != nil {
-				s += " tls=" + b.BackendTLS.Hostname
-			}
-			bs = append(bs, s)
+			bs = append(bs, simulatedBackend(b))
+		}
+		for _, b := range o.Mirrors {
+			bs = append(bs, "mirror "+simulatedBackend(b))
 		}
 		outcome := st.paint(okStyle, o.Outcome)
 		if o.Outcome != simulate.Routed {
@@ -44,6 +43,14 @@ func SimulationTable(w io.Writer, outs []simulate.Outcome, st Style) error {
 		rows = append(rows, []string{dash(o.Gateway), fmt.Sprint(o.Request.Port), dash(o.Request.SNI), dash(host), dash(o.Listener), dash(o.Mode), route, cert, dash(strings.Join(bs, ", ")), outcome})
 	}
 	return writeColumns(w, rows)
+}
+
+func simulatedBackend(b simulate.Backend) string {
+	s := fmt.Sprintf("%s:%d", model.NamespacedName{Namespace: b.Namespace, Name: b.Name}, b.Port)
+	if b.BackendTLS != nil {
+		s += " tls=" + b.BackendTLS.Hostname
+	}
+	return s
 }
 
 func dash(s string) string {

@@ -10,10 +10,11 @@
 // the hostname package's matching and ordering rules (spec 003 "Listener
 // ordering", "SNI matching", "Host header matching").
 //
-// The model keeps only a route's backends, not its matches and filters, so a
-// row lists every route that takes a hostname but not which request each rule
-// takes, nor HTTP-to-HTTPS redirects (a RequestRedirect filter). Those belong in
-// Route beside Backends when the model keeps them.
+// A row lists every route that takes a hostname, with its backends and the
+// targets its RequestMirror filters copy requests to, but not yet which
+// request each rule takes, nor HTTP-to-HTTPS redirects (a RequestRedirect
+// filter): the model keeps each rule's matches and filters, and those belong
+// in Route beside Backends.
 package serving
 
 import (
@@ -117,7 +118,25 @@ func (r *Route) Backends() []Backend {
 	return out
 }
 
-// Backend is one backendRef of a route, as the engine resolved it.
+// Mirrors are the backendRefs of the route's RequestMirror filters, in rule
+// order: each receives a copy of the requests its rule (or backendRef) takes,
+// and its responses are ignored (HTTPRequestMirrorFilter), so their Weight is
+// 0 and a mirror that does not resolve refuses no request.
+func (r *Route) Mirrors() []Backend {
+	ms := r.Attachment.Route.Mirrors()
+	if len(ms) == 0 {
+		return nil
+	}
+	out := make([]Backend, len(ms))
+	for i, m := range ms {
+		out[i] = backend(&m.BackendResult)
+		out[i].Weight, out[i].Mirror = 0, true
+	}
+	return out
+}
+
+// Backend is one backendRef of a route, or of one of its RequestMirror
+// filters, as the engine resolved it.
 type Backend struct {
 	Result *analyze.BackendResult
 	// Kind is empty for a Service, the default kind of a backendRef.
@@ -130,6 +149,8 @@ type Backend struct {
 	Resolved bool
 	// Policy is the BackendTLSPolicy that applies (GEP-1897), nil when none does.
 	Policy *analyze.PolicyResult
+	// Mirror marks a RequestMirror filter's backend (Route.Mirrors).
+	Mirror bool
 }
 
 // Certificate is the certificate a terminating listener presents for a name.

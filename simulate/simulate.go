@@ -49,7 +49,10 @@ type Outcome struct {
 	IntersectedHostname string       `json:"intersectedHostname,omitempty"`
 	Certificate         *Certificate `json:"certificate,omitempty"`
 	Backends            []Backend    `json:"backends,omitempty"`
-	Reason              string       `json:"reason,omitempty"`
+	// Mirrors are where the route's RequestMirror filters copy requests to;
+	// their responses are ignored, so their weight is 0.
+	Mirrors []Backend `json:"mirrors,omitempty"`
+	Reason  string    `json:"reason,omitempty"`
 	// AlsoServedBy lists other Gateways listening on the port whose listeners match.
 	AlsoServedBy []string `json:"alsoServedBy,omitempty"`
 }
@@ -179,9 +182,11 @@ func displayHost(req Request) string {
 	return req.Host
 }
 
-// backendCache keeps a route's backends, once said, for every row that reaches
-// it; nil keeps nothing.
-type backendCache map[*analyze.RouteResult][]Backend
+// backendCache keeps a route's backends and mirrors, once said, for every row
+// that reaches it; nil keeps nothing.
+type backendCache map[*analyze.RouteResult]routeBackends
+
+type routeBackends struct{ backends, mirrors []Backend }
 
 // outcome says a Gateway port's decision.
 func outcome(gateway string, req Request, d serving.Decision, cache backendCache) Outcome {
@@ -221,7 +226,7 @@ func outcome(gateway string, req Request, d serving.Decision, cache backendCache
 		out.Reason = fmt.Sprintf("listener %s has no usable certificate to terminate TLS", l.Name)
 		return out
 	}
-	out.Backends = cache.backends(r)
+	out.Backends, out.Mirrors = cache.backends(r)
 	switch d.Refusal {
 	case serving.NoBackendRefs:
 		out.Reason = fmt.Sprintf("route %s/%s has no backendRefs", r.Ref.Namespace, r.Ref.Name)
@@ -241,18 +246,23 @@ func certificate(c *serving.Certificate) *Certificate {
 	return &Certificate{Secret: c.Secret.String(), DNSNames: names, VerifiesForSNI: c.Covers, External: c.Ref.External}
 }
 
-// backends are a route's backendRefs as simulate prints them.
-func (c backendCache) backends(r *serving.Route) []Backend {
+// backends are a route's backendRefs and mirrors as simulate prints them.
+func (c backendCache) backends(r *serving.Route) (backends, mirrors []Backend) {
 	if out, ok := c[r.Attachment.Route]; ok {
-		return out
+		return out.backends, out.mirrors
 	}
-	var out []Backend
-	for _, b := range r.Backends() {
-		out = append(out, Backend{Kind: b.Kind, Namespace: b.Name.Namespace, Name: b.Name.Name, Port: b.Port, Weight: b.Weight,
-			Rule: b.Rule, Resolved: b.Resolved, BackendTLS: backendTLS(b.Policy)})
-	}
+	out := routeBackends{backends: simulated(r.Backends()), mirrors: simulated(r.Mirrors())}
 	if c != nil {
 		c[r.Attachment.Route] = out
+	}
+	return out.backends, out.mirrors
+}
+
+func simulated(bs []serving.Backend) []Backend {
+	var out []Backend
+	for _, b := range bs {
+		out = append(out, Backend{Kind: b.Kind, Namespace: b.Name.Namespace, Name: b.Name.Name, Port: b.Port, Weight: b.Weight,
+			Rule: b.Rule, Resolved: b.Resolved, BackendTLS: backendTLS(b.Policy)})
 	}
 	return out
 }

@@ -64,7 +64,7 @@ func TestCompareBaseline(t *testing.T) {
 	if got, want := strings.Join(states(res.Baseline.Absent), ", "), "fixed absent"; got != want {
 		t.Errorf("absent: %s; want %s", got, want)
 	}
-	if a := res.Baseline.Absent[0]; a.Message != "no port 9090" || a.Source.File != "routes.yaml" || a.Rule != rules.RouteBackendPortNotFound || a.Severity != rules.Warning {
+	if a := res.Baseline.Absent[0]; a.Message != "no port 9090" || a.Source.File != "routes.yaml" || a.Rule != rules.RouteBackendPortNotFound || a.Severity != rules.RouteBackendPortNotFound.Severity {
 		t.Errorf("an absent finding keeps what the baseline recorded: %+v", a)
 	}
 	if got := states(res.Suppressed); len(got) != 1 || got[0] != "accepted new" {

@@ -46,6 +46,10 @@ type InputOptions struct {
 	// MaxInputBytes is --max-input-bytes, a quantity (1Gi).
 	MaxInputBytes string
 
+	// AllowMixedTermination: the implementation serves HTTPS and TLS
+	// Passthrough listeners on one port (analyze.Options).
+	AllowMixedTermination bool
+
 	filenames []string
 	kustomize string
 	recursive bool
@@ -121,6 +125,7 @@ func (o *InputOptions) AddFlags(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&o.SupportedFeatures, "supported-features", "", "comma-separated Gateway API features the implementation supports (default: a class's status.supportedFeatures, else all)")
 	cmd.Flags().BoolVar(&o.AllowEmpty, "allow-empty", false, "accept an input without any Gateway API object (by default that is an error, exit 2)")
 	cmd.Flags().StringVar(&o.MaxInputBytes, "max-input-bytes", o.MaxInputBytes, "the most one run reads, from files and stdin or from the cluster's responses (a quantity: 512Mi, 2Gi)")
+	cmd.Flags().BoolVar(&o.AllowMixedTermination, "allow-mixed-termination", false, "the implementation serves HTTPS (Terminate) and TLS Passthrough listeners on one port, routing on SNI; without it they conflict, as GEP-2643 says (TLS/Terminate beside TLS/Passthrough is the TLSRouteModeMixed feature)")
 }
 
 // AddDriftFlag registers --drift, on the commands that report what drift
@@ -349,7 +354,7 @@ func (o *InputOptions) Result(ctx context.Context, streams genericiooptions.IOSt
 // Analyze runs the engine with the completed options.
 func (o *InputOptions) Analyze(m *model.Model) *analyze.Result {
 	return analyze.Analyze(m, analyze.Options{Controller: o.Controller, Now: o.now, External: o.external, Features: o.features,
-		WarnExpiry: o.WarnExpiry, CABundle: o.caBundle, Trace: o.trace, TraceOnly: o.traceOnly})
+		AllowMixedTermination: o.AllowMixedTermination, WarnExpiry: o.WarnExpiry, CABundle: o.caBundle, Trace: o.trace, TraceOnly: o.traceOnly})
 }
 
 // skippedSummary tells on stderr which kinds were not analyzed, so a user can see
