@@ -334,9 +334,9 @@ func (e *engine) otherFindings(fl *findingList) {
 func listenerFindings(fl *findingList, l *ListenerResult, owner model.Ref, src model.Source) {
 	field := "listener " + l.Name()
 	fl.fromConditions(l.Conditions, owner, src, func(Condition) string { return field })
-	if l.state != nil {
-		for _, p := range l.state.lints {
-			fl.add(p, owner, src, field)
+	if l.state != nil && l.state.notAccepted == nil {
+		if p := ignoredCertificateRefs(l); p != nil {
+			fl.add(*p, owner, src, field)
 		}
 	}
 	for _, cr := range l.Certificates {

@@ -23,12 +23,10 @@ type listenerState struct {
 	overlaps    []string        // listeners whose hostnames overlap this one's (OverlappingTLSConfig)
 	namespaces  *routeNamespaces
 	kinds       kindSet // SupportedKinds, for the per-route check
-
 	// unsupportedMix: conflicted because the implementation cannot serve the
 	// listener's TLS mode beside its neighbour's on one port; it then takes no
 	// route kind (ListenerStatus.SupportedKinds).
 	unsupportedMix bool
-	lints          []rules.Problem // problems that do not change the listener's conditions
 }
 
 // listenerView is what deciding a parentRef reads of one listener. A parent's
@@ -214,8 +212,7 @@ func (e *engine) validateListener(g *GatewayResult, l *ListenerResult, f Feature
 		if p := tlsSettingsProblem(l, f); p != nil {
 			st.notAccepted = p
 			trace.step("listener.tls", false, p.Message, p.Fix, nil)
-		} else if p := ignoredCertificateRefs(l); p != nil {
-			st.lints = append(st.lints, *p)
+		} else if p := ignoredCertificateRefs(l); p != nil && trace.on {
 			trace.step("listener.tls.certificateRefs", true, p.Message, p.Fix, nil)
 		}
 	}
@@ -312,7 +309,8 @@ func tlsSettingsProblem(l *ListenerResult, f Features) *rules.Problem {
 
 // ignoredCertificateRefs warns about certificateRefs on a Passthrough listener:
 // ListenerTLSConfig.Mode says "The certificateRefs field is ignored in this
-// mode", so the listener is accepted and the refs do nothing.
+// mode", so the listener is accepted and the refs do nothing. It changes no
+// condition, so nothing keeps it: findings ask again.
 func ignoredCertificateRefs(l *ListenerResult) *rules.Problem {
 	if l.TLSMode() != gwv1.TLSModePassthrough || len(l.Listener.TLS.CertificateRefs) == 0 {
 		return nil
