@@ -50,11 +50,28 @@ func knownFeatures() []string {
 	return names
 }
 
-// validSupportedFeatures accepts a comma-separated list of Gateway API feature
-// names.
-func validSupportedFeatures(list string) error {
+// featureFamilies are the kinds Gateway API feature names start with
+// (pkg/features: GatewayPort8080, HTTPRouteQueryParamMatching,
+// BackendTLSPolicySANValidation, MeshClusterIPMatching, ...). A newer release
+// adds features within these families, so a name that starts with one of them
+// is taken for a newer release's feature, not for a typo.
+var featureFamilies = []string{"BackendTLSPolicy", "GRPCRoute", "Gateway", "HTTPRoute", "ListenerSet",
+	"Mesh", "ReferenceGrant", "TCPRoute", "TLSRoute", "UDPRoute"}
+
+// featureName is the shape of a Gateway API feature name: UpperCamelCase
+// letters and digits.
+var featureName = regexp.MustCompile(`^[A-Z][A-Za-z0-9]*$`)
+
+// checkSupportedFeatures reads a comma-separated list of Gateway API feature
+// names. A name this build's gateway-api defines is taken; a name close to one
+// of them is a typo (a usage error with a did-you-mean); a name of a feature
+// family that this build does not define is a newer release's feature, as a
+// GatewayClass of that release lists it in status.supportedFeatures: it is
+// returned in newer, to be reported and ignored (the engine models none of
+// them); anything else is a usage error naming the features.
+func checkSupportedFeatures(list string) (newer []string, err error) {
 	if list == "" {
-		return nil
+		return nil, nil
 	}
 	known := knownFeatures()
 	for _, name := range strings.Split(list, ",") {
@@ -62,13 +79,16 @@ func validSupportedFeatures(list string) error {
 		if name == "" || slices.Contains(known, name) {
 			continue
 		}
-		hint := ""
-		if best, d := suggest.Closest(name, known); d >= 0 && d <= max(2, len(name)/3) {
-			hint = fmt.Sprintf(" (did you mean %s?)", best)
+		if best, d := suggest.Closest(name, known); d >= 0 && d <= 2 {
+			return nil, usageErrorf("--supported-features: %q is not a Gateway API feature (did you mean %s?)", name, best)
 		}
-		return usageErrorf("--supported-features: %q is not a Gateway API feature%s; the features are: %s", name, hint, strings.Join(known, ", "))
+		if featureName.MatchString(name) && slices.ContainsFunc(featureFamilies, func(f string) bool { return strings.HasPrefix(name, f) }) {
+			newer = append(newer, name)
+			continue
+		}
+		return nil, usageErrorf("--supported-features: %q is not a Gateway API feature; the features are: %s", name, strings.Join(known, ", "))
 	}
-	return nil
+	return newer, nil
 }
 
 // issuerKind is a Kubernetes kind: UpperCamelCase letters and digits.

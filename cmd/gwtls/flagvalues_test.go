@@ -26,6 +26,7 @@ func TestFlagsRefuseNonsense(t *testing.T) {
 			[]string{`"Bogus" is not a Gateway API feature; the features are: `, "TLSRoute", "HTTPRouteQueryParamMatching", "BackendTLSPolicy"}},
 		{"--supported-features with a typo", []string{"analyze", "-f", shop, "--supported-features", "HTTPRoute,TLSRout"},
 			[]string{`"TLSRout" is not a Gateway API feature (did you mean TLSRoute?)`}},
+		{"--supported-features of a newer release", []string{"analyze", "-f", shop, "--supported-features", "HTTPRoute,HTTPRouteBackendURLRewrite", "--fail-on", "none"}, nil},
 		{"--supported-features of known names", []string{"analyze", "-f", shop, "--supported-features", "Gateway, HTTPRoute,TLSRoute", "--fail-on", "none"}, nil},
 		{"--issuer a/b/c", []string{"render", "plan", "-f", shop, "-o", "certificate", "--issuer", "a/b/c"},
 			[]string{`--issuer "a/b/c": want KIND/NAME, such as ClusterIssuer/letsencrypt or Issuer/ca`}},
@@ -57,6 +58,22 @@ func TestFlagsRefuseNonsense(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestNewerFeaturesAreReportedAndIgnored: a feature name of a Gateway API
+// family that this build's gateway-api does not define (a newer release's, as
+// a GatewayClass of that release lists it) is not a typo: the run goes on, and
+// stderr says the name is ignored.
+func TestNewerFeaturesAreReportedAndIgnored(t *testing.T) {
+	const shop = "../../testdata/examples/shop"
+	base, _, baseCode := run(t, "", "analyze", "-f", shop, "--supported-features", "Gateway,HTTPRoute,TLSRoute")
+	out, stderr, code := run(t, "", "analyze", "-f", shop, "--supported-features", "Gateway,HTTPRoute,TLSRoute,GatewayInfrastructurePropagation")
+	if code != baseCode || out != base {
+		t.Errorf("exit %d, want %d; output differs from the run without the newer name:\n%s", code, baseCode, out)
+	}
+	if !strings.Contains(stderr, "GatewayInfrastructurePropagation: not features of Gateway API v1.6.3") || !strings.Contains(stderr, "ignored") {
+		t.Errorf("stderr does not report the ignored name:\n%s", stderr)
 	}
 }
 

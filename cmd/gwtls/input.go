@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"sigs.k8s.io/gateway-api/pkg/consts"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
 	"github.com/kubectl-gwtls/kubectl-gwtls/config"
@@ -55,9 +56,12 @@ type InputOptions struct {
 	recursive bool
 
 	// Completed by Complete.
-	now           time.Time
-	external      []analyze.ExternalRef
-	features      analyze.Features
+	now      time.Time
+	external []analyze.ExternalRef
+	features analyze.Features
+	// newerFeatures are --supported-features names of a newer Gateway API
+	// release than this build's: ignored, and said so.
+	newerFeatures []string
 	caBundle      *x509.CertPool
 	maxInputBytes int64
 	// namespace is the namespace of the request, resolved once as kubectl does
@@ -198,6 +202,9 @@ func (o *InputOptions) Complete() error {
 	}
 	if o.SupportedFeatures != "" {
 		o.features = analyze.ParseFeatures(o.SupportedFeatures)
+		// Validate refuses what is not a feature name; a newer release's
+		// feature is reported when the input is read (Result).
+		o.newerFeatures, _ = checkSupportedFeatures(o.SupportedFeatures)
 	}
 	limit, err := resource.ParseQuantity(o.MaxInputBytes)
 	if err != nil || limit.Sign() <= 0 {
@@ -247,7 +254,8 @@ func (o *InputOptions) Validate() error {
 	if err := validWarnExpiry(o.WarnExpiry); err != nil {
 		return err
 	}
-	return validSupportedFeatures(o.SupportedFeatures)
+	_, err := checkSupportedFeatures(o.SupportedFeatures)
+	return err
 }
 
 func (o *InputOptions) fromFiles() bool { return len(o.filenames) > 0 || o.kustomize != "" }
@@ -322,6 +330,10 @@ func (o *InputOptions) requireSomething(m *model.Model, streams genericiooptions
 // starts with. The model is Result.Model.
 func (o *InputOptions) Result(ctx context.Context, streams genericiooptions.IOStreams) (*analyze.Result, error) {
 	start := time.Now()
+	if len(o.newerFeatures) > 0 {
+		fmt.Fprintf(streams.ErrOut, "warning: --supported-features: %s: not features of Gateway API %s, which this build knows; ignored (none changes what the analysis decides)\n",
+			strings.Join(o.newerFeatures, ", "), consts.BundleVersion)
+	}
 	m, err := o.Load(ctx, streams)
 	if err != nil {
 		return nil, err
