@@ -1,0 +1,130 @@
+// Package apply builds the configuration a cluster holds after `kubectl apply
+// -f`: the live objects, with the applied ones in their place and the new ones
+// added. diff compares it with the live configuration, so that a file that
+// holds one team's routes is read beside every other team's Gateways and
+// routes, as the cluster will read it.
+package apply
+
+import (
+	"maps"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/model"
+)
+
+// Onto is the model of a cluster holding live after applying files: an object
+// of files replaces the live object of the same kind, namespace and name, in
+// the live object's place; the others are added in the files' order.
+//
+// What apply does not write stays as the cluster has it. The status subresource
+// is not written by apply, so an applied object keeps the live status (a
+// Gateway's status.addresses, a GatewayClass's supportedFeatures). The API
+// server sets metadata.creationTimestamp when it creates an object and never
+// changes it, so a replaced object keeps the live one, and a new object is
+// created at now: it is the newest, which decides route and listener
+// precedence (Gateway API: oldest first).
+//
+// Onto copies what it changes; neither model is modified, and the result
+// shares their unchanged objects.
+func Onto(live, files *model.Model, now time.Time) *model.Model {
+	created := metav1.NewTime(now)
+	m := &model.Model{Skipped: map[string]int{}, Unreadable: live.Unreadable}
+	maps.Copy(m.Skipped, live.Skipped)
+	for k, n := range files.Skipped {
+		m.Skipped[k] += n
+	}
+	m.GatewayClasses = objects(live.GatewayClasses, files.GatewayClasses, created, func(o, l *gwv1.GatewayClass) { o.Status = l.Status })
+	m.Gateways = objects(live.Gateways, files.Gateways, created, func(o, l *gwv1.Gateway) { o.Status = l.Status })
+	m.ListenerSets = objects(live.ListenerSets, files.ListenerSets, created, func(o, l *gwv1.ListenerSet) { o.Status = l.Status })
+	m.ReferenceGrants = objects(live.ReferenceGrants, files.ReferenceGrants, created, func(o, l *gwv1.ReferenceGrant) {})
+	m.BackendTLSPolicies = objects(live.BackendTLSPolicies, files.BackendTLSPolicies, created, func(o, l *gwv1.BackendTLSPolicy) { o.Status = l.Status })
+	m.Secrets = objects(live.Secrets, files.Secrets, created, func(o, l *corev1.Secret) {})
+	m.ConfigMaps = objects(live.ConfigMaps, files.ConfigMaps, created, func(o, l *corev1.ConfigMap) {})
+	m.Services = objects(live.Services, files.Services, created, func(o, l *corev1.Service) { o.Status = l.Status })
+	m.Namespaces = objects(live.Namespaces, files.Namespaces, created, func(o, l *corev1.Namespace) { o.Status = l.Status })
+	m.Routes = merge(live.Routes, files.Routes, func(r *model.Route) key { return key{r.Kind, r.ObjectMeta.Namespace, r.ObjectMeta.Name} },
+		func(r, l *model.Route) *model.Route {
+			c := *r
+			c.ObjectMeta.CreationTimestamp = created
+			if l != nil {
+				c.ObjectMeta.CreationTimestamp = l.ObjectMeta.CreationTimestamp
+			}
+			return &c
+		})
+	m.Meshes = merge(live.Meshes, files.Meshes, func(x *model.Mesh) key { return key{x.Kind, x.ObjectMeta.Namespace, x.ObjectMeta.Name} },
+		func(x, l *model.Mesh) *model.Mesh {
+			c := *x
+			c.ObjectMeta.CreationTimestamp = created
+			if l != nil {
+				c.ObjectMeta.CreationTimestamp = l.ObjectMeta.CreationTimestamp
+			}
+			return &c
+		})
+	return m
+}
+
+// key identifies an object in the API server: its kind (all versions of a kind
+// are one resource), namespace and name.
+type key struct{ kind, namespace, name string }
+
+// objects merges the objects of one typed kind; keepLive copies onto an applied
+// object what apply leaves as the live object has it (its status).
+func objects[T any, P interface {
+	*T
+	metav1.Object
+}](live, files []*model.Object[T], created metav1.Time, keepLive func(applied, live *T)) []*model.Object[T] {
+	return merge(live, files,
+		func(o *model.Object[T]) key {
+			p := P(o.Obj)
+			return key{o.Kind, p.GetNamespace(), p.GetName()}
+		},
+		func(o, l *model.Object[T]) *model.Object[T] {
+			obj := *o.Obj
+			when := created
+			if l != nil {
+				keepLive(&obj, l.Obj)
+				when = P(l.Obj).GetCreationTimestamp()
+			}
+			P(&obj).SetCreationTimestamp(when)
+			c := *o
+			c.Obj = &obj
+			return &c
+		})
+}
+
+// merge keeps live in order, each replaced by its applied version when files
+// has one, then appends the files' new objects in order. applied makes the
+// applied version from the file's object and the live one (nil when new).
+func merge[O comparable](live, files []O, keyOf func(O) key, applied func(file, live O) O) []O {
+	if len(files) == 0 {
+		return live
+	}
+	byKey := make(map[key]int, len(files))
+	for i, o := range files {
+		byKey[keyOf(o)] = i // a later document of the same object wins, as a second apply would
+	}
+	out := make([]O, 0, len(live)+len(files))
+	used := make([]bool, len(files))
+	var none O
+	for _, l := range live {
+		i, ok := byKey[keyOf(l)]
+		if !ok {
+			out = append(out, l)
+			continue
+		}
+		if !used[i] {
+			out = append(out, applied(files[i], l))
+			used[i] = true
+		}
+	}
+	for i, o := range files {
+		if !used[i] && byKey[keyOf(o)] == i {
+			out = append(out, applied(o, none))
+		}
+	}
+	return out
+}
