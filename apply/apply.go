@@ -25,13 +25,14 @@ import (
 // Gateway's status.addresses, a GatewayClass's supportedFeatures). The API
 // server sets metadata.creationTimestamp when it creates an object and never
 // changes it, so a replaced object keeps the live one, and a new object is
-// created at now: it is the newest, which decides route and listener
-// precedence (Gateway API: oldest first).
+// created at now, or after the newest live object when now (a pinned --now)
+// is older: it is the newest, which decides route and listener precedence
+// (Gateway API: oldest first).
 //
 // Onto copies what it changes; neither model is modified, and the result
 // shares their unchanged objects.
 func Onto(live, files *model.Model, now time.Time) *model.Model {
-	created := metav1.NewTime(now)
+	created := metav1.NewTime(creationTime(live, now))
 	m := &model.Model{Skipped: map[string]int{}, Unreadable: live.Unreadable}
 	maps.Copy(m.Skipped, live.Skipped)
 	for k, n := range files.Skipped {
@@ -65,6 +66,57 @@ func Onto(live, files *model.Model, now time.Time) *model.Model {
 			return &c
 		})
 	return m
+}
+
+// creationTime is when the API server would create a new object: now, unless
+// a live object is as new or newer (a clock pinned in the past), then a second
+// after the newest.
+func creationTime(live *model.Model, now time.Time) time.Time {
+	newest := now.Add(-time.Second)
+	see := func(t metav1.Time) {
+		if t.After(newest) {
+			newest = t.Time
+		}
+	}
+	eachMeta(live, func(m *metav1.ObjectMeta) { see(m.CreationTimestamp) })
+	return newest.Add(time.Second)
+}
+
+// eachMeta calls f on the metadata of every object of the model.
+func eachMeta(m *model.Model, f func(*metav1.ObjectMeta)) {
+	for _, o := range m.GatewayClasses {
+		f(&o.Obj.ObjectMeta)
+	}
+	for _, o := range m.Gateways {
+		f(&o.Obj.ObjectMeta)
+	}
+	for _, o := range m.ListenerSets {
+		f(&o.Obj.ObjectMeta)
+	}
+	for _, o := range m.ReferenceGrants {
+		f(&o.Obj.ObjectMeta)
+	}
+	for _, o := range m.BackendTLSPolicies {
+		f(&o.Obj.ObjectMeta)
+	}
+	for _, o := range m.Secrets {
+		f(&o.Obj.ObjectMeta)
+	}
+	for _, o := range m.ConfigMaps {
+		f(&o.Obj.ObjectMeta)
+	}
+	for _, o := range m.Services {
+		f(&o.Obj.ObjectMeta)
+	}
+	for _, o := range m.Namespaces {
+		f(&o.Obj.ObjectMeta)
+	}
+	for _, o := range m.Routes {
+		f(&o.ObjectMeta)
+	}
+	for _, o := range m.Meshes {
+		f(&o.ObjectMeta)
+	}
 }
 
 // key identifies an object in the API server: its kind (all versions of a kind

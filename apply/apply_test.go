@@ -115,3 +115,14 @@ func TestAnalysesOfSharedObjectsRunAtOnce(t *testing.T) {
 		t.Fatalf("%d and %d routes, want 2 and 3", len(a.Routes), len(b.Routes))
 	}
 }
+
+// With --now pinned before the live objects were created, a new object is
+// still the newest: a second after the newest live object.
+func TestOntoNewObjectIsTheNewest(t *testing.T) {
+	live := loadYAML(t, route("old", `"2026-06-01T00:00:00Z"`), route("newer", `"2026-07-01T00:00:00Z"`))
+	m := apply.Onto(live, loadYAML(t, route("added", "")), now)
+	got := m.Routes[2].ObjectMeta.CreationTimestamp.UTC()
+	if want := time.Date(2026, 7, 1, 0, 0, 1, 0, time.UTC); !got.Equal(want) {
+		t.Errorf("new route created at %s, want %s (after the newest live object, --now being older)", got, want)
+	}
+}
