@@ -1,0 +1,52 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/change"
+)
+
+// GitHubAnnotations writes one GitHub Actions workflow command per regression
+// (new findings included), at its severity: on head's file and line where the
+// change is in a file of head; without a file for a change only base has (a
+// removed route: its lines are not in the pull request's files). It writes
+// nothing else.
+func (r DiffReport) GitHubAnnotations(w io.Writer) error {
+	var b strings.Builder
+	annotate := func(c *change.Change, title, msg string) {
+		var props []string
+		if file, ok := sourceFile(sourceOf(c)); ok && c.Side == change.Head {
+			props = append(props, "file="+escapeGitHubProperty(file))
+			if c.Source.Line > 0 {
+				props = append(props, "line="+strconv.Itoa(c.Source.Line))
+			}
+		}
+		if c.Side == change.Base && c.Source != nil && c.Source.String() != "" {
+			msg += " (base: " + c.Source.String() + ")"
+		}
+		props = append(props, "title="+escapeGitHubProperty(title))
+		fmt.Fprintf(&b, "::%s %s::%s\n", githubCommand(*c.Severity), strings.Join(props, ","), escapeGitHubData(msg))
+	}
+	r.Each(func(c *change.Change) {
+		if c.Regression && c.Kind != change.FindingNew {
+			annotate(c, "gwtls diff: "+string(c.Kind), c.Message)
+		}
+	})
+	// New findings as analyze annotates them: the rule as title, the object,
+	// message and fix as text.
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		if c := &f.Changes[0]; c.Kind == change.FindingNew {
+			msg := "new: " + f.Finding.Object.String() + ": " + f.Finding.Message
+			if f.Finding.Fix != "" {
+				msg += "\nFix: " + f.Finding.Fix
+			}
+			annotate(c, string(f.Finding.Rule.ID), msg)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
