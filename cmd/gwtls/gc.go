@@ -32,7 +32,19 @@ func TuneGC() {
 		debug.SetGCPercent(300)
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(768 << 20)
+		debug.SetMemoryLimit(memoryLimit)
+	}
+}
+
+// memoryLimit is the soft limit for a command that holds one configuration.
+const memoryLimit = 768 << 20
+
+// holdConfigurations raises the soft limit for a command that holds n
+// configurations at once (diff: two). Held at the limit for one, the
+// collector would run without end while the second is analyzed.
+func holdConfigurations(n int) {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(int64(n) * memoryLimit)
 	}
 }
 

@@ -56,6 +56,7 @@ BackendTLSPolicies. It reads manifests (-f, -k) or the current cluster.`,
 	root.AddCommand(NewCmdProbe(streams, configFlags))
 	root.AddCommand(NewCmdExplain(streams, configFlags))
 	root.AddCommand(NewCmdRules(streams))
+	root.AddCommand(NewCmdDiff(streams, configFlags))
 	root.AddCommand(NewCmdVersion(streams))
 	root.AddCommand(NewCmdCompletion(streams))
 	return root

@@ -1,0 +1,274 @@
+package gwtls
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
+	"github.com/kubectl-gwtls/kubectl-gwtls/apply"
+	"github.com/kubectl-gwtls/kubectl-gwtls/change"
+	"github.com/kubectl-gwtls/kubectl-gwtls/gitrev"
+	"github.com/kubectl-gwtls/kubectl-gwtls/load"
+	"github.com/kubectl-gwtls/kubectl-gwtls/model"
+	"github.com/kubectl-gwtls/kubectl-gwtls/render"
+)
+
+// DiffOptions are the options of `diff`.
+type DiffOptions struct {
+	// Input is the head: the changed manifests (-f, -k), and the engine's flags
+	// (--now, --warn-expiry, --controller, ...) for both sides.
+	Input     *InputOptions
+	Base      []string
+	BaseRef   string
+	Output    string
+	FailOn    string
+	Color     string
+	SourceURL string
+
+	failOn analyze.Severity
+	genericiooptions.IOStreams
+}
+
+// NewCmdDiff builds `diff`.
+func NewCmdDiff(streams genericiooptions.IOStreams, configFlags *genericclioptions.ConfigFlags) *cobra.Command {
+	o := &DiffOptions{Input: NewInputOptions(configFlags), IOStreams: streams}
+	cmd := &cobra.Command{
+		Use:   "diff",
+		Short: "Show what a change does to traffic: hostnames gained and lost, takeovers, certificates, routes, plans, findings",
+		Long: `Diff analyzes two configurations with the same engine and compares what they serve:
+for every Gateway, port and hostname either side serves, which route, listener,
+certificate and backends take it on each side. It reports hostnames gained and lost,
+takeovers (a route in another namespace now takes a hostname), requests now refused,
+certificates changed, no longer covering the hostname or expiring within
+--warn-expiry, backends and BackendTLSPolicies changed, routes newly accepted or
+rejected, the DNS records and certificate names to add or remove, and the findings
+new and fixed.
+
+The head is -f (or -k): the changed manifests. The base is --base PATH (other
+manifests), --base-ref GITREF (the same -f paths at a git revision, read with git
+from the repository that holds them: no checkout, no network), or else the current
+cluster: then the head is the cluster with the files applied, as kubectl apply
+would leave it, and the cluster is read in every namespace unless -n names one.
+
+Regressions (exit 1 at or above --fail-on): HostnameRemoved, HostnameRefused,
+Takeover, RouteRejected, CoverageLost (error); RouteChanged, CertificateExpiring,
+BackendTLSRemoved (warning); a new finding at its own severity.
+
+Exit codes: 0 no regression at or above --fail-on, 1 regressions, 2 usage, load,
+git or connection errors; the same in every output format.`,
+		Example: `  # A pull request: the manifests under deploy/ against the target branch
+  ` + commandName() + ` diff --base-ref origin/main -f deploy/ -R -o markdown > comment.md
+
+  # Two folders of manifests
+  ` + commandName() + ` diff --base old/ -f new/
+
+  # What applying deploy/ to the current cluster would do to its traffic
+  ` + commandName() + ` diff -f deploy/`,
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.Complete(cmd, args); err != nil {
+				return err
+			}
+			if err := o.Validate(); err != nil {
+				return err
+			}
+			return o.Run(cmd.Context())
+		},
+	}
+	o.Input.AddFlags(cmd)
+	cmd.Flags().StringArrayVar(&o.Base, "base", nil, "the base: files or folders of manifests (repeatable; -R applies)")
+	cmd.Flags().StringVar(&o.BaseRef, "base-ref", "", "the base: the -f paths at this git revision (a branch, tag or commit, e.g. origin/main)")
+	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "output format: table (default), json, markdown (a pull-request comment), github (GitHub Actions annotations)")
+	cmd.Flags().StringVar(&o.FailOn, "fail-on", "error", "exit 1 when a regression has this severity or higher: error, warning, info, none")
+	cmd.Flags().StringVar(&o.Color, "color", "auto", "colour the table: auto (on a terminal, unless NO_COLOR is set), always, never")
+	cmd.Flags().StringVar(&o.SourceURL, "source-url", "", "-o markdown: link head's file:line to URL/FILE#LLINE (e.g. https://github.com/OWNER/REPO/blob/SHA)")
+	return cmd
+}
+
+// Complete parses the flags' values.
+func (o *DiffOptions) Complete(cmd *cobra.Command, args []string) error {
+	sev, err := analyze.ParseSeverity(o.FailOn)
+	if err != nil {
+		return usageErrorf("--fail-on: %w", err)
+	}
+	o.failOn = sev
+	return o.Input.Complete()
+}
+
+// Validate checks the flags: the head comes from files, and at most one base.
+func (o *DiffOptions) Validate() error {
+	switch o.Output {
+	case "", "table", "json", "markdown", "github":
+	default:
+		return usageErrorf("--output %q: want table, json, markdown or github", o.Output)
+	}
+	if err := validColor(o.Color); err != nil {
+		return err
+	}
+	if !o.Input.fromFiles() {
+		return usageErrorf("give the changed manifests with -f (or -k); the base is --base, --base-ref, or the cluster")
+	}
+	if len(o.Base) > 0 && o.BaseRef != "" {
+		return usageErrorf("--base and --base-ref cannot be used together")
+	}
+	if o.BaseRef != "" {
+		if o.Input.kustomize != "" {
+			return usageErrorf("--base-ref reads the -f paths at the revision; it does not build -k")
+		}
+		if slices.Contains(o.Input.filenames, "-") {
+			return usageErrorf("--base-ref reads the -f paths at the revision; standard input has none")
+		}
+	}
+	if slices.Contains(o.Base, "-") && slices.Contains(o.Input.filenames, "-") {
+		return usageErrorf("--base - and -f - cannot both read standard input")
+	}
+	return o.Input.Validate()
+}
+
+// Run loads and analyzes both sides at once, compares them and prints.
+func (o *DiffOptions) Run(ctx context.Context) error {
+	holdConfigurations(2)
+	start := time.Now()
+	base, head, err := o.results(ctx)
+	if err != nil {
+		return err
+	}
+	analyzed := time.Now()
+	warn := o.Input.WarnExpiry
+	if warn == 0 {
+		warn = 30 * 24 * time.Hour // as the engine reads 0
+	}
+	d := change.Compare(base.res, head.res, change.Options{Now: o.Input.now, WarnExpiry: warn})
+	compared := time.Now()
+	report := render.NewDiffReport(d, base.input, head.input, o.failOn)
+	switch o.Output {
+	case "json":
+		err = report.JSON(o.Out)
+	case "markdown":
+		err = report.Markdown(o.Out, render.MarkdownOptions{SourceURL: o.SourceURL})
+	case "github":
+		err = report.GitHubAnnotations(o.Out)
+	default:
+		skippedSummary(o.ErrOut, head.res.Model)
+		err = report.Table(o.Out, render.Style{Color: useColor(o.Color, o.Out)})
+	}
+	if err != nil {
+		return err
+	}
+	if o.Input.Timings {
+		fmt.Fprintf(o.ErrOut, "timings: base load %s, analyze %s; head load %s, analyze %s; both sides %s; compare %s; output %s\n",
+			base.load.Round(time.Millisecond), base.analyze.Round(time.Millisecond), head.load.Round(time.Millisecond), head.analyze.Round(time.Millisecond),
+			analyzed.Sub(start).Round(time.Millisecond), compared.Sub(analyzed).Round(time.Millisecond), time.Since(compared).Round(time.Millisecond))
+	}
+	if n := d.CountAtOrAbove(o.failOn); n > 0 {
+		return findingsError{n}
+	}
+	return nil
+}
+
+// diffSide is one analyzed side and how long it took.
+type diffSide struct {
+	res           *analyze.Result
+	input         render.DiffInput
+	load, analyze time.Duration
+}
+
+// results loads both sides at once, then analyzes both at once. Without a
+// base, the head is the cluster with the files applied: the cluster is read
+// once, beside the files.
+func (o *DiffOptions) results(ctx context.Context) (base, head *diffSide, err error) {
+	base, head = &diffSide{}, &diffSide{}
+	var bm, hm *model.Model
+	head.input = render.DiffInput{From: "files", Paths: o.Input.filenames}
+	if o.Input.kustomize != "" {
+		head.input.Paths = append(head.input.Paths, o.Input.kustomize)
+	}
+	loadHead := func() (err error) {
+		start := time.Now()
+		hm, err = o.Input.Load(ctx, o.IOStreams)
+		head.load = time.Since(start)
+		return err
+	}
+	loadBase := func() (err error) {
+		start := time.Now()
+		bm, base.input, err = o.loadBase(ctx)
+		base.load = time.Since(start)
+		return err
+	}
+	if err := concurrently(loadBase, loadHead); err != nil {
+		return nil, nil, err
+	}
+	if base.input.From == "cluster" {
+		hm = apply.Onto(bm, hm, o.Input.now)
+		head.input.From = "cluster+files"
+	}
+	base.input.Objects, head.input.Objects = bm.Len(), hm.Len()
+	// The loaders' garbage is collected before the engine runs (gc.go).
+	larger := bm
+	if hm.Len() > bm.Len() {
+		larger = hm
+	}
+	collectBeforeAnalysis(larger)
+	analyzeSide := func(s *diffSide, m *model.Model) func() error {
+		return func() error {
+			start := time.Now()
+			s.res = o.Input.Analyze(m)
+			s.analyze = time.Since(start)
+			return nil
+		}
+	}
+	_ = concurrently(analyzeSide(base, bm), analyzeSide(head, hm))
+	return base, head, nil
+}
+
+// concurrently runs f and g at once and returns the first one's error, else
+// the second's.
+func concurrently(f, g func() error) error {
+	var ferr error
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		ferr = f()
+	}()
+	gerr := g()
+	wg.Wait()
+	if ferr != nil {
+		return ferr
+	}
+	return gerr
+}
+
+// loadBase reads --base, --base-ref, or else the cluster.
+func (o *DiffOptions) loadBase(ctx context.Context) (*model.Model, render.DiffInput, error) {
+	switch {
+	case o.BaseRef != "":
+		m, rev, err := gitrev.Load(ctx, gitrev.Options{Ref: o.BaseRef, Paths: o.Input.filenames, Recursive: o.Input.recursive,
+			DefaultNamespace: o.Input.namespace})
+		if err != nil {
+			return nil, render.DiffInput{}, loadError{err}
+		}
+		return m, render.DiffInput{From: "git", Paths: o.Input.filenames, Ref: rev.Ref, Commit: rev.Commit}, nil
+	case len(o.Base) > 0:
+		m, err := load.Files(load.FileOptions{Filenames: o.Base, Recursive: o.Input.recursive, DefaultNamespace: o.Input.namespace, Stdin: o.In})
+		if err != nil {
+			return nil, render.DiffInput{}, loadError{fmt.Errorf("--base: %w", err)}
+		}
+		return m, render.DiffInput{From: "files", Paths: o.Base}, nil
+	}
+	live := *o.Input
+	live.filenames, live.kustomize = nil, ""
+	// A change to one namespace's routes can take hostnames from another's,
+	// and routes attach to Gateways elsewhere: read every namespace unless -n
+	// names one.
+	live.AllNamespaces = live.AllNamespaces || o.Input.ConfigFlags.Namespace == nil || *o.Input.ConfigFlags.Namespace == ""
+	m, err := live.Load(ctx, o.IOStreams)
+	return m, render.DiffInput{From: "cluster"}, err
+}
