@@ -19,6 +19,7 @@ func TestREADMEShowsRealOutput(t *testing.T) {
 		{"simulate", "-f", "testdata/examples/shop", "--all"},
 		{"simulate", "-f", "testdata/examples/shop", "--sni", "a.b.shop.example.com"},
 		{"explain", "httproute/denied", "-n", "apps", "-f", "testdata/golden/drift-condition-mismatch.yaml"},
+		{"diff", "--base", "testdata/diff/takeover/base.yaml", "-f", "testdata/diff/takeover/head.yaml"},
 	} {
 		r := gwtls(t, "", nil, args...)
 		if !strings.Contains(string(readme), strings.TrimSpace(r.stdout)) {
