@@ -136,7 +136,7 @@ type hostnameComparison struct {
 func (c *hostnameComparison) compare(k rowKey, b, h decision) (Hostname, bool) {
 	var changes []Change
 	host := hostnameOf(k, b, h)
-	where := fmt.Sprintf("%s on %s port %d", host, k.gateway, k.port)
+	where := place{k, host}
 	switch {
 	case !b.routed() && !h.routed():
 		return Hostname{}, false
@@ -162,6 +162,17 @@ func (c *hostnameComparison) compare(k rowKey, b, h decision) (Hostname, bool) {
 	return e, true
 }
 
+// place is a request's hostname on a Gateway port, said only when a message
+// needs it: most requests do not change.
+type place struct {
+	k    rowKey
+	host string
+}
+
+func (p place) String() string {
+	return fmt.Sprintf("%s on %s port %d", p.host, p.k.gateway, p.k.port)
+}
+
 // hostnameOf is the hostname a request stands for: head's row's, base's, or
 // the hostname a route matched it with.
 func hostnameOf(k rowKey, b, h decision) string {
@@ -175,7 +186,7 @@ func hostnameOf(k rowKey, b, h decision) string {
 }
 
 // both compares two sides that both route the request.
-func (c *hostnameComparison) both(k rowKey, where string, b, h decision) []Change {
+func (c *hostnameComparison) both(k rowKey, where place, b, h decision) []Change {
 	var out []Change
 	br, hr := b.Route(), h.Route()
 	if br.Ref != hr.Ref {
@@ -193,7 +204,8 @@ func (c *hostnameComparison) both(k rowKey, where string, b, h decision) []Chang
 	case !b.served() && h.served():
 		out = append(out, newChange(HostnameRestored, fmt.Sprintf("%s is served again (it was refused: %s)", where, c.reason(k, b)), "refused", "served", c.route(hr)))
 	}
-	if bl, hl := listenerOf(b.Listener), listenerOf(h.Listener); bl != hl {
+	if !sameListener(b.Listener, h.Listener) {
+		bl, hl := listenerOf(b.Listener), listenerOf(h.Listener)
 		out = append(out, newChange(ListenerChanged, fmt.Sprintf("%s is taken by %s now, was %s", where, hl, bl), bl, hl, c.listener(h.Listener)))
 	}
 	out = append(out, c.certificates(where, b, h)...)
@@ -217,6 +229,12 @@ func displayHostname(h string) string {
 	return h
 }
 
+// sameListener: the same listener of the same Gateway or ListenerSet, with
+// the same protocol and TLS mode.
+func sameListener(a, b *serving.Listener) bool {
+	return a.Name == b.Name && a.Owner == b.Owner && a.Protocol == b.Protocol && a.Mode == b.Mode
+}
+
 func listenerOf(l *serving.Listener) string {
 	s := fmt.Sprintf("listener %s (%s", l.Name, l.Protocol)
 	if l.Mode != "" {
@@ -230,7 +248,7 @@ func listenerOf(l *serving.Listener) string {
 }
 
 // certificates compares the certificate presented for the request's SNI.
-func (c *hostnameComparison) certificates(where string, b, h decision) []Change {
+func (c *hostnameComparison) certificates(where place, b, h decision) []Change {
 	bc, hc := b.Certificate, h.Certificate
 	if hc == nil {
 		return nil // no certificate now: the request is refused (HostnameRefused) or not terminated (ListenerChanged)
@@ -305,7 +323,7 @@ func certNames(c *serving.Certificate) string {
 //
 // When the request went from served to refused or back, a backend that only
 // started or stopped resolving is that change's cause, and said by it.
-func (c *hostnameComparison) backends(where string, br, hr *serving.Route, servedChanged bool) []Change {
+func (c *hostnameComparison) backends(where place, br, hr *serving.Route, servedChanged bool) []Change {
 	bb, hb := br.Attachment.Route.Backends, hr.Attachment.Route.Backends
 	var out []Change
 	if !sameBackends(bb, hb, false) && (!servedChanged || !sameBackends(bb, hb, true)) {
@@ -327,7 +345,7 @@ func (c *hostnameComparison) backends(where string, br, hr *serving.Route, serve
 }
 
 // backendTLS compares the BackendTLSPolicy that applies to one backend.
-func (c *hostnameComparison) backendTLS(where string, b, h *analyze.BackendResult) (Change, bool) {
+func (c *hostnameComparison) backendTLS(where place, b, h *analyze.BackendResult) (Change, bool) {
 	bk, hk := c.policyKey(b.Policy), c.policyKey(h.Policy)
 	if bk == hk {
 		return Change{}, false

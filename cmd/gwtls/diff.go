@@ -134,7 +134,7 @@ func (o *DiffOptions) Validate() error {
 
 // Run loads and analyzes both sides at once, compares them and prints.
 func (o *DiffOptions) Run(ctx context.Context) error {
-	holdConfigurations(2)
+	defer holdConfigurations(2)()
 	start := time.Now()
 	base, head, err := o.results(ctx)
 	if err != nil {

@@ -1,6 +1,7 @@
 package gwtls
 
 import (
+	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -40,12 +41,18 @@ func TuneGC() {
 const memoryLimit = 768 << 20
 
 // holdConfigurations raises the soft limit for a command that holds n
-// configurations at once (diff: two). Held at the limit for one, the
-// collector would run without end while the second is analyzed.
-func holdConfigurations(n int) {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(int64(n) * memoryLimit)
+// configurations at once (diff: two) unless the user set GOMEMLIMIT, and
+// returns what restores it. Held at the limit for one, the collector would
+// run without end while the second is analyzed.
+func holdConfigurations(n int) (restore func()) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
 	}
+	prev := debug.SetMemoryLimit(-1)
+	if prev < math.MaxInt64/int64(n) {
+		debug.SetMemoryLimit(int64(n) * prev)
+	}
+	return func() { debug.SetMemoryLimit(prev) }
 }
 
 // largeModel is the number of objects from which a collection before the
