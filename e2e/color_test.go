@@ -16,6 +16,7 @@ func TestColorEveryCommand(t *testing.T) {
 		"explain tree":      {"explain", "httproute/apex", "-n", "shop", "-f", "testdata/examples/shop"},
 		"simulate table":    {"simulate", "-f", "testdata/examples/shop", "--all"},
 		"render plan table": {"render", "plan", "-f", "testdata/examples/shop"},
+		"diff table":        {"diff", "--base", "testdata/diff/takeover/base.yaml", "-f", "testdata/diff/takeover/head.yaml"},
 	}
 	for name, args := range commands {
 		args := append(append([]string{}, args...), now...)

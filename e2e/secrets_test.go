@@ -29,6 +29,9 @@ func TestNoSecretDataInAnyOutput(t *testing.T) {
 		{"render", "plan", "-o", "certificate", "--issuer", "ClusterIssuer/x"},
 		{"simulate", "--all"}, {"simulate", "--all", "-o", "json"}, {"simulate", "--all", "-o", "yaml"},
 		{"explain", "gateway/edge", "-n", "infra"}, {"explain", "gateway/edge", "-n", "infra", "-o", "json"},
+		// Against a base that serves none of it: every certificate is new.
+		{"diff", "--base", "testdata/diff/unchanged/base.yaml"}, {"diff", "--base", "testdata/diff/unchanged/base.yaml", "-o", "json"},
+		{"diff", "--base", "testdata/diff/unchanged/base.yaml", "-o", "markdown"}, {"diff", "--base", "testdata/diff/unchanged/base.yaml", "-o", "github"},
 	}
 	pemKey := regexp.MustCompile(`PRIVATE KEY|BEGIN CERTIFICATE`)
 	for _, f := range files {
