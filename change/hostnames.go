@@ -73,14 +73,13 @@ func compareHostnames(b, h *side, opts Options) []Hostname {
 		headRows[keyOf(r)] = r
 	}
 	out := []Hostname{}
-	inBase := make(map[rowKey]bool, len(b.rows))
 	for _, r := range b.rows {
 		k := keyOf(r)
-		inBase[k] = true
 		bd := decision{Decision: r.Decision, hostname: r.Hostname, row: true, port: true}
 		var hd decision
 		if hr := headRows[k]; hr != nil {
 			hd = decision{Decision: hr.Decision, hostname: hr.Hostname, row: true, port: true}
+			delete(headRows, k) // compared: what is left is head's alone
 		} else {
 			hd = h.decide(k)
 		}
@@ -90,7 +89,7 @@ func compareHostnames(b, h *side, opts Options) []Hostname {
 	}
 	for _, r := range h.rows {
 		k := keyOf(r)
-		if inBase[k] {
+		if headRows[k] == nil {
 			continue
 		}
 		hd := decision{Decision: r.Decision, hostname: r.Hostname, row: true, port: true}
