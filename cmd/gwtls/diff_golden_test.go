@@ -2,6 +2,10 @@ package gwtls
 
 import (
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -60,4 +64,58 @@ func opensWithComment(t *testing.T, path string) bool {
 		t.Fatal(err)
 	}
 	return strings.HasPrefix(string(data), "# ")
+}
+
+// TestEveryChangeKindIsProvenAndDocumented: every kind of change the change
+// package declares appears in some case's golden output and in
+// docs/output.md's table of kinds, so that a new kind comes with its case and
+// its documentation.
+func TestEveryChangeKindIsProvenAndDocumented(t *testing.T) {
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, "../../change", func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, f := range pkgs["change"].Files {
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.CONST {
+				continue
+			}
+			for _, spec := range g.Specs {
+				vs := spec.(*ast.ValueSpec)
+				if id, ok := vs.Type.(*ast.Ident); !ok || id.Name != "Kind" {
+					continue
+				}
+				for _, v := range vs.Values {
+					kinds = append(kinds, strings.Trim(v.(*ast.BasicLit).Value, `"`))
+				}
+			}
+		}
+	}
+	if len(kinds) < 20 {
+		t.Fatalf("found %d kinds in package change: the parse is wrong", len(kinds))
+	}
+	goldens, _ := filepath.Glob("../../testdata/diff/*/diff.golden")
+	var all strings.Builder
+	for _, g := range goldens {
+		data, err := os.ReadFile(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all.Write(data)
+	}
+	docs, err := os.ReadFile("../../docs/output.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range kinds {
+		if !strings.Contains(all.String(), `"kind": "`+k+`"`) {
+			t.Errorf("no case in testdata/diff proves %s", k)
+		}
+		if !strings.Contains(string(docs), "`"+k+"`") {
+			t.Errorf("docs/output.md does not document %s", k)
+		}
+	}
 }
