@@ -57,6 +57,9 @@ type decision struct {
 	// on the port; missing says which.
 	port    bool
 	missing string
+	// state is what the side does, said once (serving) for the messages and
+	// the entry that need it.
+	state *Serving
 }
 
 // routed reports whether a route takes the request, served or refused after
@@ -143,21 +146,21 @@ func (c *hostnameComparison) compare(k rowKey, b, h decision) (Hostname, bool) {
 		r := h.Route()
 		msg := fmt.Sprintf("%s now serves %s", r.Ref, where)
 		if !h.served() {
-			msg += ", but refuses its requests: " + c.reason(k, h)
+			msg += ", but refuses its requests: " + c.reason(k, &h)
 		}
 		changes = append(changes, newChange(HostnameAdded, msg, "", r.Ref.String(), c.route(r)))
 	case !h.routed():
 		r := b.Route()
-		msg := fmt.Sprintf("no route serves %s any more (%s did); a client now gets: %s", where, r.Ref, c.reason(k, h))
+		msg := fmt.Sprintf("no route serves %s any more (%s did); a client now gets: %s", where, r.Ref, c.reason(k, &h))
 		changes = append(changes, newChange(HostnameRemoved, msg, r.Ref.String(), "", c.removedRoute(r)))
 	default:
-		changes = c.both(k, where, b, h)
+		changes = c.both(k, where, &b, &h)
 	}
 	if len(changes) == 0 {
 		return Hostname{}, false
 	}
 	e := Hostname{Gateway: k.gateway.String(), Port: k.port, Hostname: host, Request: Request{SNI: k.req.SNI, Host: k.req.Host},
-		Base: c.serving(k, b), Head: c.serving(k, h), Changes: changes}
+		Base: c.serving(k, &b), Head: c.serving(k, &h), Changes: changes}
 	return e, true
 }
 
@@ -185,7 +188,7 @@ func hostnameOf(k rowKey, b, h decision) string {
 }
 
 // both compares two sides that both route the request.
-func (c *hostnameComparison) both(k rowKey, where place, b, h decision) []Change {
+func (c *hostnameComparison) both(k rowKey, where place, b, h *decision) []Change {
 	var out []Change
 	br, hr := b.Route(), h.Route()
 	if br.Ref != hr.Ref {
@@ -214,7 +217,7 @@ func (c *hostnameComparison) both(k rowKey, where place, b, h decision) []Change
 
 // precedence says why head's route wins (Gateway API: the most specific
 // intersected hostname, then the oldest route, then namespace/name).
-func precedence(b, h decision) string {
+func precedence(b, h *decision) string {
 	if b.Hostname != h.Hostname {
 		return fmt.Sprintf("its hostname %s matches the request more specifically than %s", displayHostname(h.Hostname), displayHostname(b.Hostname))
 	}
@@ -247,7 +250,7 @@ func listenerOf(l *serving.Listener) string {
 }
 
 // certificates compares the certificate presented for the request's SNI.
-func (c *hostnameComparison) certificates(where place, b, h decision) []Change {
+func (c *hostnameComparison) certificates(where place, b, h *decision) []Change {
 	bc, hc := b.Certificate, h.Certificate
 	if hc == nil {
 		return nil // no certificate now: the request is refused (HostnameRefused) or not terminated (ListenerChanged)

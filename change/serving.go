@@ -41,8 +41,15 @@ type Certificate struct {
 	VerifiesForSNI bool       `json:"verifiesForSNI"`
 }
 
-// serving says what a side does with a request.
-func (c *hostnameComparison) serving(k rowKey, d decision) *Serving {
+// serving says what a side does with a request, once.
+func (c *hostnameComparison) serving(k rowKey, d *decision) *Serving {
+	if d.state == nil {
+		d.state = c.say(k, d)
+	}
+	return d.state
+}
+
+func (c *hostnameComparison) say(k rowKey, d *decision) *Serving {
 	if !d.port {
 		return &Serving{Outcome: simulate.Refused, Reason: d.missing}
 	}
@@ -67,7 +74,7 @@ func (c *hostnameComparison) serving(k rowKey, d decision) *Serving {
 }
 
 // reason is why a side refuses a request, in simulate's words.
-func (c *hostnameComparison) reason(k rowKey, d decision) string {
+func (c *hostnameComparison) reason(k rowKey, d *decision) string {
 	if s := c.serving(k, d); s.Reason != "" {
 		return s.Reason
 	}
@@ -81,7 +88,7 @@ func (c *hostnameComparison) route(r *serving.Route) located {
 
 // refusal is where the cause of head's refusal is: the listener that has no
 // usable certificate, else the route whose backends do not resolve.
-func (c *hostnameComparison) refusal(d decision) located {
+func (c *hostnameComparison) refusal(d *decision) located {
 	if d.Refusal == serving.NoCertificate {
 		return c.listener(d.Listener)
 	}

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -74,15 +75,72 @@ func severityName(s analyze.Severity) string {
 	return s.String()
 }
 
-// JSON writes the report, indented.
+// JSON writes the report as analyze's Report is written: the header indented,
+// and every entry of every section as one compact line, streamed through a
+// small buffer. A diff of two unrelated 100k-route configurations has half a
+// million changes; indenting it whole took a minute and gigabytes. `jq .`
+// pretty-prints.
 func (r DiffReport) JSON(w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
-	enc := json.NewEncoder(bw)
+	var line bytes.Buffer
+	enc := json.NewEncoder(&line)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(r); err != nil {
-		return err
+	field := func(name string, v any) error {
+		b, err := json.MarshalIndent(v, "  ", "  ")
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(bw, "  %q: %s,\n", name, b)
+		return nil
 	}
+	array := func(name string, n int, item func(i int) any, last bool) error {
+		fmt.Fprintf(bw, "  %q: [", name)
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				bw.WriteString(",")
+			}
+			bw.WriteString("\n    ")
+			line.Reset()
+			if err := enc.Encode(item(i)); err != nil {
+				return err
+			}
+			bw.Write(bytes.TrimSuffix(line.Bytes(), []byte("\n")))
+		}
+		if n > 0 {
+			bw.WriteString("\n  ")
+		}
+		bw.WriteString("]")
+		if !last {
+			bw.WriteString(",")
+		}
+		bw.WriteString("\n")
+		return nil
+	}
+	bw.WriteString("{\n")
+	for _, f := range []struct {
+		name string
+		v    any
+	}{{"apiVersion", r.APIVersion}, {"kind", r.Kind}, {"base", r.Base}, {"head", r.Head}, {"failOn", r.FailOn}, {"failed", r.Failed}, {"summary", r.Summary}} {
+		if err := field(f.name, f.v); err != nil {
+			return err
+		}
+	}
+	for _, a := range []struct {
+		name string
+		n    int
+		item func(int) any
+	}{
+		{"hostnames", len(r.Hostnames), func(i int) any { return r.Hostnames[i] }},
+		{"routes", len(r.Routes), func(i int) any { return r.Routes[i] }},
+		{"dns", len(r.DNS), func(i int) any { return r.DNS[i] }},
+		{"certificates", len(r.Certificates), func(i int) any { return r.Certificates[i] }},
+		{"findings", len(r.Findings), func(i int) any { return r.Findings[i] }},
+	} {
+		if err := array(a.name, a.n, a.item, a.name == "findings"); err != nil {
+			return err
+		}
+	}
+	bw.WriteString("}\n")
 	return bw.Flush()
 }
 

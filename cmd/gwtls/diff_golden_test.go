@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // TestDiffGolden runs every case in testdata/diff: CASE/base.yaml and
@@ -117,5 +119,47 @@ func TestEveryChangeKindIsProvenAndDocumented(t *testing.T) {
 		if !strings.Contains(string(docs), "`"+k+"`") {
 			t.Errorf("docs/output.md does not document %s", k)
 		}
+	}
+}
+
+// TestDiffJSONMatchesItsSchema: every case's -o json is valid against the
+// published schema, docs/diff-v1.schema.json, and says what encoding/json
+// says of the same report: the streamed writer adds and drops nothing.
+func TestDiffJSONMatchesItsSchema(t *testing.T) {
+	f, err := os.Open("../../docs/diff-v1.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("diff-v1.schema.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	schema, err := c.Compile("diff-v1.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir("../..")
+	cases, _ := filepath.Glob("testdata/diff/*/base.yaml")
+	for _, base := range cases {
+		dir := filepath.Dir(base)
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			args := append([]string{"diff", "--base", base, "-f", filepath.Join(dir, "head.yaml"), "--now", goldenNow, "-o", "json"}, goldenFlags(t, base)...)
+			out, stderr, code := run(t, "", args...)
+			if code == ExitError {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			v, err := jsonschema.UnmarshalJSON(strings.NewReader(out))
+			if err != nil {
+				t.Fatalf("not JSON: %v", err)
+			}
+			if err := schema.Validate(v); err != nil {
+				t.Errorf("does not match docs/diff-v1.schema.json: %v", err)
+			}
+		})
 	}
 }
