@@ -123,7 +123,9 @@ func compareRoutes(b, h *side) []Route {
 	}
 	slices.SortFunc(out, func(x, y Route) int {
 		return cmp.Or(strings.Compare(x.Route.Kind, y.Route.Kind), strings.Compare(x.Route.Namespace, y.Route.Namespace),
-			strings.Compare(x.Route.Name, y.Route.Name), strings.Compare(x.Parent.String(), y.Parent.String()))
+			strings.Compare(x.Route.Name, y.Route.Name), strings.Compare(x.Parent.Kind, y.Parent.Kind),
+			strings.Compare(x.Parent.Namespace, y.Parent.Namespace), strings.Compare(x.Parent.Name, y.Parent.Name),
+			strings.Compare(x.Parent.SectionName, y.Parent.SectionName), cmp.Compare(x.Parent.Port, y.Parent.Port))
 	})
 	return out
 }
