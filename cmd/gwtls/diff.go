@@ -83,6 +83,10 @@ git or connection errors; the same in every output format.`,
 		},
 	}
 	o.Input.AddFlags(cmd)
+	// The input flags say what analyze reads; diff reads its head from files,
+	// and the cluster, as its base, in every namespace by default.
+	cmd.Flags().Lookup("filename").Usage = "the head: the changed manifests, files, folders or - (stdin)"
+	cmd.Flags().Lookup("all-namespaces").Usage = "without a base, read every namespace of the cluster (the default unless -n names one)"
 	cmd.Flags().StringArrayVar(&o.Base, "base", nil, "the base: files or folders of manifests (repeatable; -R applies)")
 	cmd.Flags().StringVar(&o.BaseRef, "base-ref", "", "the base: the -f paths at this git revision (a branch, tag or commit, e.g. origin/main)")
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "", "output format: table (default), json, markdown (a pull-request comment), github (GitHub Actions annotations)")
