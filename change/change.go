@@ -33,14 +33,19 @@ const (
 	HostnameRefused Kind = "HostnameRefused"
 	// HostnameRestored: requests that were refused are served.
 	HostnameRestored Kind = "HostnameRestored"
-	// Takeover: a route in another namespace than the route that took the
+	// Takeover: a route in another namespace than the route that claimed the
 	// hostname takes it now. Gateway API lets routes of any namespace a listener
 	// allows claim any hostname it serves (the more specific hostname, then the
 	// oldest route wins), so one team's change can capture another team's
-	// traffic without touching its objects.
+	// traffic without touching its objects; and a name its owner stops
+	// claiming falls to whatever route matches next.
 	Takeover Kind = "Takeover"
 	// RouteChanged: another route of the same namespace takes the hostname.
 	RouteChanged Kind = "RouteChanged"
+	// HostnameClaimed: a route takes a hostname that only its listener's
+	// default route took (a route that names no hostname narrower than the
+	// listener's): the way a hostname is added beside a catch-all.
+	HostnameClaimed Kind = "HostnameClaimed"
 	// ListenerChanged: another listener takes the hostname, or the listener's
 	// protocol or TLS mode changed (Terminate to Passthrough moves TLS to the
 	// backend).

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
+	"github.com/kubectl-gwtls/kubectl-gwtls/hostname"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 	"github.com/kubectl-gwtls/kubectl-gwtls/serving"
 )
@@ -67,6 +68,15 @@ type decision struct {
 func (d *decision) routed() bool { return d.port && d.Route() != nil }
 
 func (d *decision) served() bool { return d.port && d.Refusal == serving.Served }
+
+// claimed reports whether the route that takes the request claims it: its
+// intersected hostname is narrower than every name its listener serves. A
+// route that names no hostname of its own, or its listener's, is the
+// listener's default (a catch-all): that another route takes a name from it
+// is how names are added beside one, not a takeover.
+func (d *decision) claimed() bool {
+	return d.Hostname != "" && d.Hostname != "*" && d.Hostname != d.Listener.Hostname
+}
 
 // compareHostnames asks both sides about every request either serves.
 func compareHostnames(b, h *side, opts Options) []Hostname {
@@ -192,9 +202,15 @@ func (c *hostnameComparison) both(k rowKey, where place, b, h *decision) []Chang
 	var out []Change
 	br, hr := b.Route(), h.Route()
 	if br.Ref != hr.Ref {
-		kind, how := RouteChanged, "another route of the same namespace"
-		if br.Ref.Namespace != hr.Ref.Namespace {
+		var kind Kind
+		var how string
+		switch {
+		case !b.claimed():
+			kind, how = HostnameClaimed, fmt.Sprintf("%s took every name listener %s serves (%s), and claims none of its own", br.Ref, b.Listener.Name, displayHostname(b.Hostname))
+		case br.Ref.Namespace != hr.Ref.Namespace:
 			kind, how = Takeover, fmt.Sprintf("a route in namespace %s took it from namespace %s", hr.Ref.Namespace, br.Ref.Namespace)
+		default:
+			kind, how = RouteChanged, "another route of the same namespace"
 		}
 		out = append(out, newChange(kind, fmt.Sprintf("%s now takes %s instead of %s: %s; %s", hr.Ref, where, br.Ref, how, precedence(b, h)),
 			br.Ref.String(), hr.Ref.String(), c.route(hr)))
@@ -215,11 +231,14 @@ func (c *hostnameComparison) both(k rowKey, where place, b, h *decision) []Chang
 	return out
 }
 
-// precedence says why head's route wins (Gateway API: the most specific
-// intersected hostname, then the oldest route, then namespace/name).
+// precedence says why head's route takes the request (Gateway API: the most
+// specific intersected hostname, then the oldest route, then namespace/name).
 func precedence(b, h *decision) string {
-	if b.Hostname != h.Hostname {
+	switch c := hostname.Compare(h.Hostname, b.Hostname); {
+	case c < 0:
 		return fmt.Sprintf("its hostname %s matches the request more specifically than %s", displayHostname(h.Hostname), displayHostname(b.Hostname))
+	case c > 0:
+		return fmt.Sprintf("no route claims %s any more, so the request falls to %s", displayHostname(b.Hostname), displayHostname(h.Hostname))
 	}
 	return fmt.Sprintf("both claim %s, and route precedence (oldest first, then namespace/name) picks it", displayHostname(h.Hostname))
 }

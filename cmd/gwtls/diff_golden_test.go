@@ -113,7 +113,7 @@ func TestEveryChangeKindIsProvenAndDocumented(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, k := range kinds {
-		if !strings.Contains(all.String(), `"kind": "`+k+`"`) {
+		if !strings.Contains(all.String(), `"kind":"`+k+`"`) {
 			t.Errorf("no case in testdata/diff proves %s", k)
 		}
 		if !strings.Contains(string(docs), "`"+k+"`") {
