@@ -39,6 +39,10 @@ type Options struct {
 	Recursive bool
 	// DefaultNamespace is given to namespaced objects that name none.
 	DefaultNamespace string
+	// MaxInputBytes bounds the bytes read at the revision, every file
+	// together, as load.FileOptions.MaxInputBytes bounds a working tree's;
+	// 0 means load.DefaultMaxInputBytes.
+	MaxInputBytes int64
 }
 
 // Revision is the commit a Ref named.
@@ -57,6 +61,10 @@ func Load(ctx context.Context, o Options) (*model.Model, Revision, error) {
 		return nil, rev, fmt.Errorf("--base-ref %s: %w", o.Ref, err)
 	}
 	defer os.RemoveAll(tmp)
+	budget := o.MaxInputBytes
+	if budget <= 0 {
+		budget = load.DefaultMaxInputBytes
+	}
 	commits := map[string]string{} // repository top -> commit
 	var names []string
 	var renames []rename
@@ -83,7 +91,7 @@ func Load(ctx context.Context, o Options) (*model.Model, Revision, error) {
 		if len(files) == 0 {
 			continue // not at the revision: nothing on the base side
 		}
-		if err := extract(ctx, repo, commit, rel, files, into); err != nil {
+		if err := extract(ctx, repo, commit, rel, files, into, &budget); err != nil {
 			return nil, rev, fmt.Errorf("--base-ref %s: %s: %w", o.Ref, p, err)
 		}
 		if isDir {
@@ -98,7 +106,7 @@ func Load(ctx context.Context, o Options) (*model.Model, Revision, error) {
 	if len(names) == 0 {
 		return &model.Model{Skipped: map[string]int{}}, rev, nil
 	}
-	m, err := load.Files(load.FileOptions{Filenames: names, Recursive: o.Recursive, DefaultNamespace: o.DefaultNamespace})
+	m, err := load.Files(load.FileOptions{Filenames: names, Recursive: o.Recursive, DefaultNamespace: o.DefaultNamespace, MaxInputBytes: o.MaxInputBytes})
 	if err != nil {
 		return nil, rev, fmt.Errorf("--base-ref %s: %s", o.Ref, renameAll(err.Error(), renames))
 	}
@@ -191,8 +199,9 @@ func list(ctx context.Context, repo, commit, rel string, dirInTree, recursive bo
 
 // extract writes the files into the folder, at their path below rel (a file
 // rel under its own name), with one git cat-file for all of them. Symbolic
-// links inside the repository are followed, as the loader follows them.
-func extract(ctx context.Context, repo, commit, rel string, files []string, into string) error {
+// links inside the repository are followed, as the loader follows them. A
+// file larger than what is left of the budget is not read.
+func extract(ctx context.Context, repo, commit, rel string, files []string, into string, budget *int64) error {
 	var in bytes.Buffer
 	for _, f := range files {
 		if strings.Contains(f, "\n") {
@@ -214,7 +223,7 @@ func extract(ctx context.Context, repo, commit, rel string, files []string, into
 	r := bufio.NewReader(stdout)
 	readErr := func() error {
 		for _, f := range files {
-			data, err := readObject(r, f)
+			data, err := readObject(r, f, budget)
 			if err != nil {
 				return err
 			}
@@ -247,7 +256,7 @@ func extract(ctx context.Context, repo, commit, rel string, files []string, into
 
 // readObject reads one answer of git cat-file --batch: "<oid> blob <size>"
 // then the content and a newline, or a line saying why there is none.
-func readObject(r *bufio.Reader, name string) ([]byte, error) {
+func readObject(r *bufio.Reader, name string, budget *int64) ([]byte, error) {
 	header, err := r.ReadString('\n')
 	if err != nil {
 		return nil, fmt.Errorf("%s: reading from git cat-file: %w", name, err)
@@ -263,6 +272,10 @@ func readObject(r *bufio.Reader, name string) ([]byte, error) {
 	if err != nil || size < 0 {
 		return nil, fmt.Errorf("%s: unexpected answer from git cat-file: %q", name, header)
 	}
+	if size > *budget {
+		return nil, fmt.Errorf("%s: %d bytes at the revision, more than is left of --max-input-bytes (%d): raise it, or name fewer files", name, size, *budget)
+	}
+	*budget -= size
 	data := make([]byte, size+1) // the content and its newline
 	if _, err := io.ReadFull(r, data); err != nil {
 		return nil, fmt.Errorf("%s: reading from git cat-file: %w", name, err)

@@ -168,6 +168,8 @@ func TestLoadErrors(t *testing.T) {
 			[]string{filepath.Join(dir, "deploy", "bad.yaml") + ":"}, os.TempDir() + "/gwtls-base-"},
 		{"a link out of the repository", gitrev.Options{Ref: "HEAD", Paths: []string{filepath.Join(dir, "links")}},
 			[]string{"outside.yaml", "symbolic link"}, ""},
+		{"files larger than the input bound are not read", gitrev.Options{Ref: "HEAD", Paths: []string{filepath.Join(dir, "good")}, MaxInputBytes: 16},
+			[]string{"good/routes.yaml", "--max-input-bytes"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := gitrev.Load(context.Background(), tc.o)
