@@ -220,15 +220,20 @@ func (o *DiffOptions) results(ctx context.Context) (base, head *diffSide, err er
 		larger = hm
 	}
 	collectBeforeAnalysis(larger)
+	// Each side's findings are triaged as analyze's are (the configuration's
+	// rules, the manifest's suppressions) before they are compared.
 	analyzeSide := func(s *diffSide, m *model.Model) func() error {
 		return func() error {
 			start := time.Now()
 			s.res = o.Input.Analyze(m)
+			err := o.Input.triage(s.res, o.IOStreams)
 			s.analyze = time.Since(start)
-			return nil
+			return err
 		}
 	}
-	_ = concurrently(analyzeSide(base, bm), analyzeSide(head, hm))
+	if err := concurrently(analyzeSide(base, bm), analyzeSide(head, hm)); err != nil {
+		return nil, nil, err
+	}
 	return base, head, nil
 }
 
@@ -255,13 +260,16 @@ func (o *DiffOptions) loadBase(ctx context.Context) (*model.Model, render.DiffIn
 	switch {
 	case o.BaseRef != "":
 		m, rev, err := gitrev.Load(ctx, gitrev.Options{Ref: o.BaseRef, Paths: o.Input.filenames, Recursive: o.Input.recursive,
-			DefaultNamespace: o.Input.namespace})
+			DefaultNamespace: o.Input.namespace, MaxInputBytes: o.Input.maxInputBytes})
 		if err != nil {
 			return nil, render.DiffInput{}, loadError{err}
 		}
 		return m, render.DiffInput{From: "git", Paths: o.Input.filenames, Ref: rev.Ref, Commit: rev.Commit}, nil
 	case len(o.Base) > 0:
-		m, err := load.Files(load.FileOptions{Filenames: o.Base, Recursive: o.Input.recursive, DefaultNamespace: o.Input.namespace, Stdin: o.In})
+		// A base may hold nothing (the files are new), so it is not required
+		// to hold a Gateway API object as the head is.
+		m, err := load.Files(load.FileOptions{Filenames: o.Base, Recursive: o.Input.recursive, DefaultNamespace: o.Input.namespace, Stdin: o.In,
+			MaxInputBytes: o.Input.maxInputBytes})
 		if err != nil {
 			return nil, render.DiffInput{}, loadError{fmt.Errorf("--base: %w", err)}
 		}
@@ -273,6 +281,9 @@ func (o *DiffOptions) loadBase(ctx context.Context) (*model.Model, render.DiffIn
 	// and routes attach to Gateways elsewhere: read every namespace unless -n
 	// names one.
 	live.AllNamespaces = live.AllNamespaces || o.Input.ConfigFlags.Namespace == nil || *o.Input.ConfigFlags.Namespace == ""
+	// A cluster without Gateway API objects is a base like any other: what
+	// the files would add to it.
+	live.AllowEmpty = true
 	m, err := live.Load(ctx, o.IOStreams)
 	return m, render.DiffInput{From: "cluster"}, err
 }
