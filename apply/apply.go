@@ -150,14 +150,15 @@ func objects[T any, P interface {
 
 // merge keeps live in order, each replaced by its applied version when files
 // has one, then appends the files' new objects in order. applied makes the
-// applied version from the file's object and the live one (nil when new).
+// applied version from the file's object and the live one (nil when new). The
+// loader refuses an object defined twice, so files has each key once.
 func merge[O comparable](live, files []O, keyOf func(O) key, applied func(file, live O) O) []O {
 	if len(files) == 0 {
 		return live
 	}
 	byKey := make(map[key]int, len(files))
 	for i, o := range files {
-		byKey[keyOf(o)] = i // a later document of the same object wins, as a second apply would
+		byKey[keyOf(o)] = i
 	}
 	out := make([]O, 0, len(live)+len(files))
 	used := make([]bool, len(files))
@@ -168,13 +169,11 @@ func merge[O comparable](live, files []O, keyOf func(O) key, applied func(file, 
 			out = append(out, l)
 			continue
 		}
-		if !used[i] {
-			out = append(out, applied(files[i], l))
-			used[i] = true
-		}
+		out = append(out, applied(files[i], l))
+		used[i] = true
 	}
 	for i, o := range files {
-		if !used[i] && byKey[keyOf(o)] == i {
+		if !used[i] {
 			out = append(out, applied(o, none))
 		}
 	}

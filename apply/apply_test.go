@@ -85,21 +85,6 @@ func TestOnto(t *testing.T) {
 	})
 }
 
-// A file that holds the same object twice is applied as two applies would:
-// the later document wins.
-func TestOntoLaterDocumentWins(t *testing.T) {
-	live := loadYAML(t, liveGateway)
-	twice := strings.Replace(appliedGateway, "name: web", "name: second", 1)
-	m := apply.Onto(live, loadYAML(t, appliedGateway, twice), now)
-	if len(m.Gateways) != 1 || m.Gateways[0].Obj.Spec.Listeners[0].Name != "second" {
-		t.Fatalf("Gateways %d, first listener %s; want one, second", len(m.Gateways), m.Gateways[0].Obj.Spec.Listeners[0].Name)
-	}
-	m = apply.Onto(loadYAML(t, route("other", "")), loadYAML(t, appliedGateway, twice), now)
-	if len(m.Gateways) != 1 || m.Gateways[0].Obj.Spec.Listeners[0].Name != "second" {
-		t.Fatalf("new Gateway applied twice: %d, want one, the second", len(m.Gateways))
-	}
-}
-
 // diff analyzes the live model and the applied one at once; they share every
 // object the files do not replace, so the engine must only read them. Run
 // with -race (hack/test.sh does).
