@@ -59,7 +59,7 @@ func TestDiffExitCodes(t *testing.T) {
 		{"no head", []string{"diff", "--base", "testdata/diff/takeover/base.yaml"}, "give the changed manifests with -f"},
 		{"a base that does not exist", []string{"diff", "--base", "testdata/diff/nothing.yaml", "-f", "testdata/diff/takeover/head.yaml"}, "testdata/diff/nothing.yaml"},
 		{"a revision that does not exist", []string{"diff", "--base-ref", "no-such-ref-gwtls", "-f", "testdata/diff/takeover/head.yaml"}, "--base-ref no-such-ref-gwtls: no such revision"},
-		{"a head that does not decode", []string{"diff", "--base", "testdata/diff/takeover/base.yaml", "-f", bad}, bad + ":2"},
+		{"a head that does not decode", []string{"diff", "--base", "testdata/diff/takeover/base.yaml", "-f", bad}, bad + ":4: malformed YAML"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := gwtls(t, "", nil, tc.args...)
