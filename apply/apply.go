@@ -53,6 +53,7 @@ func Onto(live, files *model.Model, now time.Time) *model.Model {
 			c.ObjectMeta.CreationTimestamp = created
 			if l != nil {
 				c.ObjectMeta.CreationTimestamp = l.ObjectMeta.CreationTimestamp
+				c.Status = l.Status
 			}
 			return &c
 		})

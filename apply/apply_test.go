@@ -47,7 +47,8 @@ func route(name, created string) string {
 }
 
 func TestOnto(t *testing.T) {
-	live := loadYAML(t, liveGateway, route("kept", `"2025-02-01T00:00:00Z"`), route("replaced", `"2025-03-01T00:00:00Z"`))
+	replacedLive := route("replaced", `"2025-03-01T00:00:00Z"`) + "\nstatus: {parents: [{parentRef: {name: gw, namespace: infra}, controllerName: example.com/gc, conditions: []}]}"
+	live := loadYAML(t, liveGateway, route("kept", `"2025-02-01T00:00:00Z"`), replacedLive)
 	files := loadYAML(t, appliedGateway, route("replaced", ""), route("added", ""))
 	m := apply.Onto(live, files, now)
 
@@ -64,6 +65,11 @@ func TestOnto(t *testing.T) {
 		}
 		if !gw.CreationTimestamp.Time.Equal(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)) {
 			t.Errorf("creationTimestamp %s, want the live object's", gw.CreationTimestamp)
+		}
+	})
+	t.Run("a replaced route keeps the status its controllers wrote", func(t *testing.T) {
+		if got := m.Routes[1].Status.Parents; len(got) != 1 || got[0].ControllerName != "example.com/gc" {
+			t.Errorf("route status parents %v, want the live one's", got)
 		}
 	})
 	t.Run("live objects keep their order, replaced in place, new ones follow", func(t *testing.T) {
