@@ -22,6 +22,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -205,9 +206,14 @@ func (v Verdict) Warning() string {
 // Admitter's CRDs answers to `kubectl apply` creating it. apiVersion and kind
 // are the object's own (the caller has read them to route it here).
 func (a *Admitter) Admit(apiVersion, kind string, raw []byte) Verdict {
-	v := a.admit(apiVersion, kind, raw)
+	return a.admitWith(apiVersion, kind, raw, (*servedVersion).create)
+}
+
+// admitWith is Admit, creating with create.
+func (a *Admitter) admitWith(apiVersion, kind string, raw []byte, create func(*servedVersion, []byte) (*unstructured.Unstructured, *rejection)) Verdict {
+	v := a.admit(apiVersion, kind, raw, create)
 	if a.standard != nil {
-		switch std := a.standard.admit(apiVersion, kind, raw); {
+		switch std := a.standard.admit(apiVersion, kind, raw, create); {
 		case v.Admitted && !std.Admitted:
 			v.Standard = &std.Refusal
 		case !v.Admitted && std.Admitted:
@@ -217,7 +223,7 @@ func (a *Admitter) Admit(apiVersion, kind string, raw []byte) Verdict {
 	return v
 }
 
-func (a *Admitter) admit(apiVersion, kind string, raw []byte) (v Verdict) {
+func (a *Admitter) admit(apiVersion, kind string, raw []byte, create func(*servedVersion, []byte) (*unstructured.Unstructured, *rejection)) (v Verdict) {
 	defer func() {
 		// The API server answers a request that panics with 500 Internal Error
 		// (its panic-recovery filter); so does this, rather than end the program.
@@ -244,7 +250,7 @@ func (a *Admitter) admit(apiVersion, kind string, raw []byte) (v Verdict) {
 		// The API server would not serve this version at all.
 		return refused(err.Error())
 	}
-	obj, rej := sv.create(raw)
+	obj, rej := create(sv, raw)
 	if rej == nil {
 		return Verdict{Admitted: true, Object: obj.Object}
 	}

@@ -1,0 +1,168 @@
+package admit
+
+import (
+	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
+	metavalidation "k8s.io/apimachinery/pkg/api/validation"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	kjson "sigs.k8s.io/json"
+)
+
+// fastMeta is an object's metadata as the API server stores it (read back
+// from the typed ObjectMeta it decodes it into) and that typed ObjectMeta.
+type fastMeta struct {
+	object map[string]any
+	typed  metav1.ObjectMeta
+}
+
+// readMeta reads the metadata at the reader's position. The metadata most
+// manifests carry (names, labels, annotations) is read directly; any other is
+// read with the API server's own ObjectMeta decoding.
+func readMeta(w *walk) (*fastMeta, bool) {
+	start, end, ok := w.r.skip()
+	if !ok {
+		return nil, false
+	}
+	text := w.r.b[start:end]
+	m, ok := readPlainMeta(&jsonReader{b: text})
+	if !ok {
+		m, ok = decodeMeta(text)
+	}
+	w.r.pos = end
+	return m, ok
+}
+
+// readPlainMeta reads metadata that has only names, labels and annotations.
+// The typed round trip drops empty strings and empty maps (omitempty).
+func readPlainMeta(r *jsonReader) (*fastMeta, bool) {
+	if !r.consume('{') {
+		return nil, false
+	}
+	m := &fastMeta{object: make(map[string]any, 4)}
+	seen := map[string]bool{}
+	if !r.consume('}') {
+		for {
+			k, ok := r.str()
+			if !ok || !r.consume(':') || seen[k] {
+				return nil, false
+			}
+			seen[k] = true
+			switch k {
+			case "name", "namespace", "generateName":
+				s, ok := r.str()
+				if !ok {
+					return nil, false
+				}
+				switch k {
+				case "name":
+					m.typed.Name = s
+				case "namespace":
+					m.typed.Namespace = s
+				default:
+					m.typed.GenerateName = s
+				}
+				if s != "" {
+					m.object[k] = s
+				}
+			case "labels", "annotations":
+				typed, object, ok := readStringMap(r)
+				if !ok {
+					return nil, false
+				}
+				if k == "labels" {
+					m.typed.Labels = typed
+				} else {
+					m.typed.Annotations = typed
+				}
+				if len(typed) > 0 {
+					m.object[k] = object
+				}
+			default:
+				return nil, false
+			}
+			if r.consume(',') {
+				continue
+			}
+			if !r.consume('}') {
+				return nil, false
+			}
+			break
+		}
+	}
+	return m, r.atEnd()
+}
+
+// readStringMap reads an object of strings, as a map[string]string and as JSON.
+func readStringMap(r *jsonReader) (map[string]string, map[string]any, bool) {
+	if !r.consume('{') {
+		return nil, nil, false
+	}
+	typed := map[string]string{}
+	object := map[string]any{}
+	if r.consume('}') {
+		return typed, object, true
+	}
+	for {
+		k, ok := r.str()
+		if !ok || !r.consume(':') {
+			return nil, nil, false
+		}
+		if _, dup := typed[k]; dup {
+			return nil, nil, false
+		}
+		v, ok := r.str()
+		if !ok {
+			return nil, nil, false
+		}
+		typed[k], object[k] = v, v
+		if r.consume(',') {
+			continue
+		}
+		return typed, object, r.consume('}')
+	}
+}
+
+// decodeMeta decodes metadata as the API server does: the strict decoder's
+// value, decoded strictly into an ObjectMeta, which is what it stores.
+func decodeMeta(text []byte) (*fastMeta, bool) {
+	var md any
+	if strictErrs, err := kjson.UnmarshalStrict(text, &md); err != nil || len(strictErrs) > 0 {
+		return nil, false
+	}
+	obj := map[string]any{"metadata": md}
+	typed, found, unknown, err := schemaobjectmeta.GetObjectMetaWithOptions(obj, schemaobjectmeta.ObjectMetaOptions{ReturnUnknownFieldPaths: true})
+	if err != nil || !found || len(unknown) > 0 {
+		return nil, false
+	}
+	if err := schemaobjectmeta.SetObjectMeta(obj, typed); err != nil {
+		return nil, false
+	}
+	object, ok := obj["metadata"].(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	return &fastMeta{object: object, typed: *typed}, true
+}
+
+// valid runs the API server's ObjectMeta checks of a create (see validate) on
+// the metadata as prepareForCreate leaves it.
+func (m *fastMeta) valid(namespaced bool) bool {
+	meta := m.typed
+	meta.CreationTimestamp = metav1.Now()
+	meta.UID = "00000000-0000-0000-0000-000000000000"
+	meta.DeletionTimestamp = nil
+	meta.DeletionGracePeriodSeconds = nil
+	if meta.Name == "" && meta.GenerateName != "" {
+		meta.Name = generatedName(meta.GenerateName)
+	}
+	switch {
+	case !namespaced:
+		meta.Namespace = ""
+	case meta.Namespace == "":
+		meta.Namespace = metav1.NamespaceDefault
+	}
+	meta.Generation = 1
+	path := field.NewPath("metadata")
+	return len(metavalidation.ValidateObjectMetaAccessor(&meta, namespaced, metavalidation.NameIsDNSSubdomain, path)) == 0 &&
+		len(metavalidation.ValidateObjectMetaAccessor(&meta, namespaced, pathSegmentName, path)) == 0
+}
