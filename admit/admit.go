@@ -206,24 +206,65 @@ func (v Verdict) Warning() string {
 // Admitter's CRDs answers to `kubectl apply` creating it. apiVersion and kind
 // are the object's own (the caller has read them to route it here).
 func (a *Admitter) Admit(apiVersion, kind string, raw []byte) Verdict {
-	return a.admitWith(apiVersion, kind, raw, (*servedVersion).create)
+	return a.admitWith(apiVersion, kind, raw, true)
 }
 
-// admitWith is Admit, creating with create.
-func (a *Admitter) admitWith(apiVersion, kind string, raw []byte, create func(*servedVersion, []byte) (*unstructured.Unstructured, *rejection)) Verdict {
-	v := a.admit(apiVersion, kind, raw, create)
-	if a.standard != nil {
-		switch std := a.standard.admit(apiVersion, kind, raw, create); {
-		case v.Admitted && !std.Admitted:
-			v.Standard = &std.Refusal
-		case !v.Admitted && std.Admitted:
-			v.StandardAdmits = true
-		}
+// admitWith is Admit, with the shortcuts or with the API server's code alone.
+func (a *Admitter) admitWith(apiVersion, kind string, raw []byte, shortcuts bool) Verdict {
+	var rec *twinRecord
+	if shortcuts && a.standard != nil {
+		rec = &twinRecord{}
+	}
+	v := a.admit(apiVersion, kind, raw, shortcuts, rec)
+	if a.standard == nil {
+		return v
+	}
+	if v.Admitted && rec != nil && rec.version != nil && a.standard.admitsAlike(apiVersion, kind, raw, rec) {
+		return v
+	}
+	switch std := a.standard.admit(apiVersion, kind, raw, shortcuts, nil); {
+	case v.Admitted && !std.Admitted:
+		v.Standard = &std.Refusal
+	case !v.Admitted && std.Admitted:
+		v.StandardAdmits = true
 	}
 	return v
 }
 
-func (a *Admitter) admit(apiVersion, kind string, raw []byte, create func(*servedVersion, []byte) (*unstructured.Unstructured, *rejection)) (v Verdict) {
+// admitsAlike reports whether the standard channel's shortcut shows admitted
+// an object that the experimental channel's shortcut has shown admitted,
+// taking from rec what that found where the channels' schemas are the same.
+func (a *Admitter) admitsAlike(apiVersion, kind string, raw []byte, rec *twinRecord) (alike bool) {
+	defer func() {
+		if recover() != nil {
+			alike = false // the API server's code answers
+		}
+	}()
+	gv, err := k8sschema.ParseGroupVersion(apiVersion)
+	if err != nil {
+		return false
+	}
+	compile, err := a.kinds[gv.WithKind(kind).GroupKind()].version(gv.Version)
+	if err != nil || compile == nil {
+		return false
+	}
+	std, err := compile()
+	if err != nil {
+		return false
+	}
+	exp := rec.version
+	exp.twins.link(exp.shortcut, std.shortcut)
+	switch {
+	case exp.twins.std != std.shortcut || std.shortcut == nil:
+		return false
+	case exp.twins.same:
+		return true
+	}
+	_, ok := std.shortcut.admit(raw, nil, rec)
+	return ok
+}
+
+func (a *Admitter) admit(apiVersion, kind string, raw []byte, shortcuts bool, rec *twinRecord) (v Verdict) {
 	defer func() {
 		// The API server answers a request that panics with 500 Internal Error
 		// (its panic-recovery filter); so does this, rather than end the program.
@@ -250,7 +291,13 @@ func (a *Admitter) admit(apiVersion, kind string, raw []byte, create func(*serve
 		// The API server would not serve this version at all.
 		return refused(err.Error())
 	}
-	obj, rej := create(sv, raw)
+	var obj *unstructured.Unstructured
+	var rej *rejection
+	if shortcuts {
+		obj, rej = sv.create(raw, rec)
+	} else {
+		obj, rej = sv.createSlowly(raw)
+	}
 	if rej == nil {
 		return Verdict{Admitted: true, Object: obj.Object}
 	}

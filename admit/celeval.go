@@ -3,7 +3,9 @@ package admit
 import (
 	"math"
 	"regexp"
+	"strings"
 	"sync"
+	"unicode/utf8"
 
 	celgo "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/ast"
@@ -22,14 +24,16 @@ import (
 )
 
 // fastRule evaluates one x-kubernetes-validations rule much faster than its
-// cel-go program, and only to show that it holds: it walks the rule's checked
-// expression itself (the same expression, type-checked in the same
-// environment as the API server checks it) over the object's values, calls the
-// environment's own function implementations, and gives up (reports that it
-// cannot tell) on anything outside the part of CEL it walks, on any error, and
-// on any value it would have to convert otherwise than the API server's value
-// adaptor does. What it saves is the program's per-evaluation cost tracking
-// and the adaptor's per-access work.
+// cel-go program, and only to show that it holds: it compiles the rule's
+// checked expression itself (the same expression, type-checked in the same
+// environment as the API server checks it) into Go closures over the object's
+// values, calls the environment's own function implementations (or, for the
+// few string, list and integer functions rules use most, the same Go
+// operations they make), and gives up (reports that it cannot tell) on
+// anything outside the part of CEL it compiles, on any error, and on any value
+// it would have to convert otherwise than the API server's value adaptor does.
+// What it saves is the program's per-evaluation cost tracking, the adaptor's
+// per-access work and the boxing of every value.
 //
 // Not tracking cost as the program does, it charges for every step it takes
 // at least what the program's cost tracker charges for it (ruleCharges), so
@@ -43,13 +47,8 @@ import (
 // costs, which they exceed. TestFastRulesAgreeWithPrograms is its oracle (and
 // checks that the bound holds).
 type fastRule struct {
-	expr    ast.Expr
-	checked *ast.AST
-	// regexps are the constant patterns of matches() calls, by call id,
-	// compiled once as the program's regex optimization compiles them.
-	regexps map[int64]*regexp.Regexp
-	// fields are the unescaped names of field selections, by select id.
-	fields map[int64]string
+	eval  celNode
+	slots int // variables: self and two per comprehension in scope
 }
 
 // compileFastRules compiles, for the rules of a schema node whose CEL type is
@@ -72,11 +71,12 @@ func compileFastRules(rules []cel.CompilationResult, texts []string, declType *a
 			continue
 		}
 		native := checked.NativeRep()
-		f := &fastRule{expr: native.Expr(), checked: native, regexps: map[int64]*regexp.Regexp{}, fields: map[int64]string{}}
-		if !f.prepare(f.expr) {
+		c := &celCompiler{checked: native, scope: []string{cel.ScopedVarName}}
+		eval, ok := c.compile(native.Expr())
+		if !ok || c.slots > maxCELSlots {
 			continue
 		}
-		out[i] = f
+		out[i] = &fastRule{eval: eval, slots: c.slots}
 	}
 	return out
 }
@@ -128,151 +128,240 @@ func newDispatcher(env *celgo.Env) map[string]*functions.Overload {
 	return d
 }
 
-// prepare precompiles what the walk needs, and reports whether every node of
-// x is one it walks.
-func (f *fastRule) prepare(x ast.Expr) bool {
-	switch x.Kind() {
-	case ast.LiteralKind, ast.IdentKind:
-		return true
-	case ast.SelectKind:
-		s := x.AsSelect()
-		name, ok := apiservercel.Unescape(s.FieldName())
-		if !ok {
-			return false
-		}
-		f.fields[x.ID()] = name
-		return f.prepare(s.Operand())
-	case ast.ListKind:
-		l := x.AsList()
-		if len(l.OptionalIndices()) > 0 {
-			return false
-		}
-		for _, e := range l.Elements() {
-			if !f.prepare(e) {
-				return false
-			}
-		}
-		return true
-	case ast.ComprehensionKind:
-		c := x.AsComprehension()
-		if c.HasIterVar2() {
-			return false
-		}
-		return f.prepare(c.IterRange()) && f.prepare(c.AccuInit()) && f.prepare(c.LoopCondition()) &&
-			f.prepare(c.LoopStep()) && f.prepare(c.Result())
-	case ast.CallKind:
-		c := x.AsCall()
-		switch c.FunctionName() {
-		case operators.OptSelect, operators.OptIndex:
-			return false
-		case overloads.Matches:
-			// The program compiles a constant pattern once (cel-go's
-			// MatchesRegexOptimization, which compiles with regexp.Compile).
-			args := c.Args()
-			if pat := args[len(args)-1]; pat.Kind() == ast.LiteralKind {
-				s, ok := pat.AsLiteral().(types.String)
-				if !ok {
-					return false
-				}
-				re, err := regexp.Compile(string(s))
-				if err != nil {
-					return false
-				}
-				f.regexps[x.ID()] = re
-			}
-		}
-		if c.IsMemberFunction() && !f.prepare(c.Target()) {
-			return false
-		}
-		for _, a := range c.Args() {
-			if !f.prepare(a) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
+// celNode is a compiled expression: its value in a frame, or false when the
+// evaluation cannot tell it (an error, something left to the program).
+type celNode func(f *celFrame) (cval, bool)
+
+// maxCELSlots bounds the variables of a rule a frame holds.
+const maxCELSlots = 8
+
+// celFrame is one evaluation: the variables by slot (self in slot 0) and what
+// the evaluation has charged.
+type celFrame struct {
+	vars [maxCELSlots]cval
+	cost uint64
+	// args holds the arguments of the calls being made, innermost last.
+	args []cval
 }
 
-// celObject and celList are a value of the object, with its schema, as the
-// walk holds it; everything else is a ref.Val.
-type celObject struct {
-	value  map[string]any
-	schema common.Schema
-}
+var framePool = sync.Pool{New: func() any { return new(celFrame) }}
 
-type celList struct {
-	value  []any
-	schema common.Schema // of the list
-	// items are the values of value's items, made on first iteration: a
-	// comprehension nested in another iterates the same list many times.
-	items []any
-}
-
-func (l *celList) values() ([]any, bool) {
-	if l.items == nil && len(l.value) > 0 {
-		items := make([]any, len(l.value))
-		for i, x := range l.value {
-			v, ok := valueOf(x, l.schema.Items())
-			if !ok {
-				return nil, false
-			}
-			items[i] = v
-		}
-		l.items = items
-	}
-	return l.items, true
-}
-
-// celBuilt is a list the rule builds (a list literal, filter's result).
-type celBuilt []any
-
-// celScope binds a comprehension's variables.
-type celScope struct {
-	name   string
-	value  any
-	parent *celScope
-}
-
-func (s *celScope) lookup(name string) (any, bool) {
-	for ; s != nil; s = s.parent {
-		if s.name == name {
-			return s.value, true
-		}
-	}
-	return nil, false
+// charge adds c to the cost, and reports whether the total stays within the
+// per-call limit.
+func (f *celFrame) charge(c uint64) bool {
+	f.cost = satAdd(f.cost, c)
+	return f.cost <= celconfig.PerCallLimit
 }
 
 // holds reports whether the rule evaluates to true on self (of schema s), and
-// a bound of what the program would charge for it; ok is false when the walk
-// cannot tell, or the bound exceeds the per-call limit.
-func (f *fastRule) holds(self any, s common.Schema) (holds bool, cost uint64, ok bool) {
+// a bound of what the program would charge for it; ok is false when the
+// evaluation cannot tell, or the bound exceeds the per-call limit.
+func (r *fastRule) holds(self any, s common.Schema) (holds bool, cost uint64, ok bool) {
 	v, ok := valueOf(self, s)
 	if !ok {
 		return false, 0, false
 	}
-	e := &ruleEval{fastRule: f}
-	r, ok := e.eval(f.expr, &celScope{name: cel.ScopedVarName, value: v})
-	if !ok || e.cost > celconfig.PerCallLimit {
+	f := framePool.Get().(*celFrame)
+	f.vars[0], f.cost = v, 0
+	res, ok := r.eval(f)
+	cost = f.cost
+	clear(f.vars[:r.slots]) // hold no value of the object in the pool
+	f.args = f.args[:0]
+	framePool.Put(f)
+	if !ok || res.kind != vBool {
 		return false, 0, false
 	}
-	b, ok := r.(types.Bool)
-	return b == types.True, e.cost, ok
+	return res.num != 0, cost, true
 }
 
-// ruleEval is one evaluation of a fastRule: cost is what it has charged.
-type ruleEval struct {
-	*fastRule
-	cost uint64
+// cval is a value as a compiled rule holds it, without boxing: the scalars
+// the adaptor gives for strings, integers and booleans, an object's map or a
+// list as they are, with their schema (read as the adaptor reads them), a list
+// the rule builds, or any other value the adaptor gives (a duration).
+type cval struct {
+	kind   cvalKind
+	str    string
+	num    int64 // an integer, or a boolean as 0 or 1
+	obj    map[string]any
+	list   []any
+	schema common.Schema // of obj or list
+	items  *listItems    // list's items as cvals, made on first iteration
+	built  []cval
+	ref    ref.Val
 }
 
-// ruleCharges are what ruleEval charges for a step, each at least what the
-// program's cost tracker charges for it (interpreter.costTrackerFactory.Observe):
-// an identifier costs 1 (common.SelectAndIdentCost); a field selection,
-// presence test or index 1 for the attribute and 1 for the qualifier; a
-// constant and the && || ?: operators nothing beyond their operands; a list
-// literal common.ListCreateBaseCost; a call of a function costChecked lists,
-// 1 + the product of (1 + the size of each argument).
+type cvalKind uint8
+
+const (
+	vNone cvalKind = iota
+	vBool
+	vInt
+	vString
+	vObject
+	vList
+	vBuilt
+	vRef
+)
+
+// listItems caches a list's items: a comprehension nested in another
+// iterates the same list many times.
+type listItems struct {
+	done  bool
+	items []cval
+}
+
+func boolVal(b bool) cval {
+	if b {
+		return cval{kind: vBool, num: 1}
+	}
+	return cval{kind: vBool}
+}
+
+// fromRef is a ref.Val as a cval.
+func fromRef(v ref.Val) (cval, bool) {
+	switch v := v.(type) {
+	case types.String:
+		return cval{kind: vString, str: string(v)}, true
+	case types.Int:
+		return cval{kind: vInt, num: int64(v)}, true
+	case types.Bool:
+		return boolVal(bool(v)), true
+	case traits.Lister, traits.Mapper:
+		return cval{}, false // a compound value: left to the program
+	}
+	if v == nil || types.IsUnknownOrError(v) {
+		return cval{}, false
+	}
+	return cval{kind: vRef, ref: v}, true
+}
+
+// box is v as a ref.Val for a function implementation: the adaptor's value
+// for a value of the object, nil for a list the rule built.
+func (v cval) box() ref.Val {
+	switch v.kind {
+	case vBool:
+		return types.Bool(v.num != 0)
+	case vInt:
+		return types.Int(v.num)
+	case vString:
+		return types.String(v.str)
+	case vObject:
+		return common.UnstructuredToVal(v.obj, v.schema)
+	case vList:
+		return common.UnstructuredToVal(v.list, v.schema)
+	case vRef:
+		return v.ref
+	}
+	return nil
+}
+
+// size is actualSize of the cost tracker: a string's length (in bytes here,
+// no less than its length in code points), a list's or map's, else 1.
+func (v cval) size() uint64 {
+	switch v.kind {
+	case vString:
+		return uint64(len(v.str))
+	case vObject:
+		return uint64(len(v.obj))
+	case vList:
+		return uint64(len(v.list))
+	case vBuilt:
+		return uint64(len(v.built))
+	case vRef:
+		if s, ok := v.ref.(traits.Sizer); ok {
+			if n, ok := s.Size().(types.Int); ok && n >= 0 {
+				return uint64(n)
+			}
+		}
+	}
+	return 1
+}
+
+// valueOf is the value the API server's adaptor (common.UnstructuredToVal)
+// gives x of schema s: objects and lists are kept as they are, for the
+// compiled rule to read; scalars are the adaptor's own values.
+func valueOf(x any, s common.Schema) (cval, bool) {
+	if a, ok := s.(*proverAdaptor); ok && a.scalar != "" {
+		// UnstructuredToVal's own conversions, without its checks of the
+		// schema.
+		switch a.scalar {
+		case "string":
+			v, ok := x.(string)
+			return cval{kind: vString, str: v}, ok
+		case "integer":
+			v, ok := x.(int64)
+			return cval{kind: vInt, num: v}, ok
+		case "boolean":
+			v, ok := x.(bool)
+			return boolVal(v), ok
+		}
+	}
+	if x == nil || s == nil || s.IsXIntOrString() || s.IsXEmbeddedResource() {
+		return cval{}, false
+	}
+	switch s.Type() {
+	case "object":
+		m, ok := x.(map[string]any)
+		if !ok || s.Properties() == nil && (s.AdditionalProperties() == nil || s.AdditionalProperties().Schema() == nil) {
+			return cval{}, false
+		}
+		return cval{kind: vObject, obj: m, schema: s}, true
+	case "array":
+		l, ok := x.([]any)
+		if !ok || s.Items() == nil {
+			return cval{}, false
+		}
+		return cval{kind: vList, list: l, schema: s, items: &listItems{}}, true
+	}
+	return fromRef(common.UnstructuredToVal(x, s))
+}
+
+// elements are the values of a list's items, as the adaptor's list gives
+// them.
+func (v cval) elements() ([]cval, bool) {
+	if v.items.done {
+		return v.items.items, true
+	}
+	items := make([]cval, len(v.list))
+	for i, x := range v.list {
+		item, ok := valueOf(x, v.schema.Items())
+		if !ok {
+			return nil, false
+		}
+		items[i] = item
+	}
+	v.items.items, v.items.done = items, true
+	return items, true
+}
+
+// equal is CEL's equality (types.Equal, as the program's == evaluates it).
+func equal(a, b cval) (bool, bool) {
+	switch {
+	case a.kind == vString && b.kind == vString:
+		return a.str == b.str, true
+	case (a.kind == vInt || a.kind == vBool) && a.kind == b.kind:
+		return a.num == b.num, true
+	}
+	ra, rb := a.box(), b.box()
+	if ra == nil || rb == nil || a.kind == vObject || a.kind == vList || b.kind == vObject || b.kind == vList {
+		return false, false // compound equality: left to the program
+	}
+	switch types.Equal(ra, rb) {
+	case types.True:
+		return true, true
+	case types.False:
+		return false, true
+	}
+	return false, false
+}
+
+// ruleCharges are what a compiled rule charges for a step, each at least what
+// the program's cost tracker charges for it (interpreter.costTrackerFactory.
+// Observe): an identifier costs 1 (common.SelectAndIdentCost); a field
+// selection, presence test or index 1 for the attribute and 1 for the
+// qualifier; a constant and the && || ?: operators nothing beyond their
+// operands; a list literal common.ListCreateBaseCost; a call of a function
+// costChecked lists, 1 + the product of (1 + the size of each argument).
 const (
 	identCharge  = 1
 	selectCharge = 2
@@ -298,31 +387,12 @@ var costChecked = map[string]bool{
 	"is_ip": true, "string_substring_int": true, "string_substring_int_int": true, "string_split_string": true,
 }
 
-// callCharge is the charge for a call on args: 1 + the product of (1 + the
-// size of each), sizes as actualSize takes them (a string's length in bytes is
-// no less than its length in code points).
-func callCharge(args []any) uint64 {
+func callCharge(args []cval) uint64 {
 	c := uint64(1)
 	for _, a := range args {
-		c = satMul(c, 1+sizeOf(a))
+		c = satMul(c, satAdd(1, a.size()))
 	}
 	return satAdd(c, 1)
-}
-
-func sizeOf(v any) uint64 {
-	switch v := v.(type) {
-	case types.String:
-		return uint64(len(v))
-	case types.Bytes:
-		return uint64(len(v))
-	case *celList:
-		return uint64(len(v.value))
-	case *celObject:
-		return uint64(len(v.value))
-	case celBuilt:
-		return uint64(len(v))
-	}
-	return 1
 }
 
 func satAdd(a, b uint64) uint64 {
@@ -339,385 +409,436 @@ func satMul(a, b uint64) uint64 {
 	return a * b
 }
 
-func (e *ruleEval) charge(c uint64) bool {
-	e.cost = satAdd(e.cost, c)
-	return e.cost <= celconfig.PerCallLimit
+// celCompiler compiles a checked expression into celNodes.
+type celCompiler struct {
+	checked *ast.AST
+	scope   []string // the variables in scope, by slot
+	slots   int
 }
 
-// valueOf is the value the API server's adaptor (common.UnstructuredToVal)
-// gives x of schema s: objects and lists are kept as they are, for the walk
-// to read; scalars are the adaptor's own values.
-func valueOf(x any, s common.Schema) (any, bool) {
-	if a, ok := s.(*proverAdaptor); ok && a.scalar != "" {
-		// UnstructuredToVal's own conversions, without its checks of the
-		// schema.
-		switch a.scalar {
-		case "string":
-			v, ok := x.(string)
-			return types.String(v), ok
-		case "integer":
-			v, ok := x.(int64)
-			return types.Int(v), ok
-		case "boolean":
-			v, ok := x.(bool)
-			return types.Bool(v), ok
+func (c *celCompiler) slot(name string) (int, bool) {
+	for i := len(c.scope) - 1; i >= 0; i-- {
+		if c.scope[i] == name {
+			return i, true
 		}
 	}
-	if x == nil || s == nil || s.IsXIntOrString() || s.IsXEmbeddedResource() {
-		return nil, false
-	}
-	switch s.Type() {
-	case "object":
-		m, ok := x.(map[string]any)
-		if !ok || s.Properties() == nil && (s.AdditionalProperties() == nil || s.AdditionalProperties().Schema() == nil) {
-			return nil, false
-		}
-		return &celObject{value: m, schema: s}, true
-	case "array":
-		l, ok := x.([]any)
-		if !ok || s.Items() == nil {
-			return nil, false
-		}
-		return &celList{value: l, schema: s}, true
-	}
-	v := common.UnstructuredToVal(x, s)
-	if types.IsUnknownOrError(v) {
-		return nil, false
-	}
-	return v, true
+	return 0, false
 }
 
-// asVal is v as a ref.Val for a function implementation: the adaptor's value
-// for a value of the object, nil for a built list (left to the program).
-func asVal(v any) ref.Val {
-	switch v := v.(type) {
-	case *celObject:
-		return common.UnstructuredToVal(v.value, v.schema)
-	case *celList:
-		return common.UnstructuredToVal(v.value, v.schema)
-	case ref.Val:
-		return v
+func (c *celCompiler) compile(x ast.Expr) (celNode, bool) {
+	c.slots = max(c.slots, len(c.scope))
+	switch x.Kind() {
+	case ast.LiteralKind:
+		v, ok := fromRef(x.AsLiteral())
+		return func(*celFrame) (cval, bool) { return v, true }, ok
+	case ast.IdentKind:
+		i, ok := c.slot(x.AsIdent())
+		return func(f *celFrame) (cval, bool) { return f.vars[i], f.charge(identCharge) }, ok
+	case ast.SelectKind:
+		return c.compileSelect(x.AsSelect())
+	case ast.ListKind:
+		l := x.AsList()
+		if len(l.OptionalIndices()) > 0 {
+			return nil, false
+		}
+		elems, ok := c.compileAll(l.Elements())
+		return func(f *celFrame) (cval, bool) {
+			if !f.charge(listCharge) {
+				return cval{}, false
+			}
+			out := make([]cval, len(elems))
+			for i, e := range elems {
+				v, ok := e(f)
+				if !ok {
+					return cval{}, false
+				}
+				out[i] = v
+			}
+			return cval{kind: vBuilt, built: out}, true
+		}, ok
+	case ast.ComprehensionKind:
+		return c.compileComprehension(x.AsComprehension())
+	case ast.CallKind:
+		return c.compileCall(x)
+	}
+	return nil, false
+}
+
+func (c *celCompiler) compileAll(xs []ast.Expr) ([]celNode, bool) {
+	out := make([]celNode, len(xs))
+	for i, x := range xs {
+		n, ok := c.compile(x)
+		if !ok {
+			return nil, false
+		}
+		out[i] = n
+	}
+	return out, true
+}
+
+// compileSelect is a field selection, or has() when test-only, with the
+// adaptor's semantics (unstructuredMap.Find and Contains): a missing field is
+// an error, or false for has(); has() converts the value too.
+func (c *celCompiler) compileSelect(s ast.SelectExpr) (celNode, bool) {
+	operand, ok := c.compile(s.Operand())
+	if !ok {
+		return nil, false
+	}
+	escaped := s.FieldName()
+	unescaped, ok := apiservercel.Unescape(escaped)
+	if !ok {
+		return nil, false
+	}
+	testOnly := s.IsTestOnly()
+	return func(f *celFrame) (cval, bool) {
+		o, ok := operand(f)
+		if !ok || o.kind != vObject || !f.charge(selectCharge) {
+			return cval{}, false
+		}
+		name, child := escaped, common.Schema(nil)
+		props := o.schema.Properties()
+		if props != nil {
+			name, child = unescaped, props[unescaped]
+		} else {
+			child = o.schema.AdditionalProperties().Schema()
+		}
+		v, present := o.obj[name]
+		if !present || v == nil && props != nil || child == nil {
+			return boolVal(false), testOnly
+		}
+		val, ok := valueOf(v, child)
+		if testOnly {
+			return boolVal(true), ok
+		}
+		return val, ok
+	}, true
+}
+
+func (c *celCompiler) compileComprehension(x ast.ComprehensionExpr) (celNode, bool) {
+	if x.HasIterVar2() {
+		return nil, false
+	}
+	rng, ok1 := c.compile(x.IterRange())
+	accuInit, ok2 := c.compile(x.AccuInit())
+	iterSlot, accuSlot := len(c.scope), len(c.scope)+1
+	c.scope = append(c.scope, x.IterVar(), x.AccuVar())
+	cond, ok3 := c.compile(x.LoopCondition())
+	step, ok4 := c.compile(x.LoopStep())
+	c.scope[iterSlot] = "" // the result sees the accumulator only
+	result, ok5 := c.compile(x.Result())
+	c.scope = c.scope[:iterSlot]
+	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 {
+		return nil, false
+	}
+	return func(f *celFrame) (cval, bool) {
+		r, ok := rng(f)
+		if !ok {
+			return cval{}, false
+		}
+		var items []cval
+		unordered := false
+		switch r.kind {
+		case vList:
+			if items, ok = r.elements(); !ok {
+				return cval{}, false
+			}
+		case vBuilt:
+			items = r.built
+		case vObject:
+			// The keys of a map (additionalProperties); the adaptor iterates
+			// them in Go's map order, so a result that depends on the order
+			// (a list built from them) is left to the program.
+			if r.schema.Properties() != nil {
+				return cval{}, false
+			}
+			unordered = true
+			items = make([]cval, 0, len(r.obj))
+			for k := range r.obj {
+				items = append(items, cval{kind: vString, str: k})
+			}
+		default:
+			return cval{}, false
+		}
+		accu, ok := accuInit(f)
+		if !ok {
+			return cval{}, false
+		}
+		for _, item := range items {
+			f.vars[iterSlot], f.vars[accuSlot] = item, accu
+			cv, ok := cond(f)
+			if !ok || cv.kind != vBool {
+				return cval{}, false
+			}
+			if cv.num == 0 {
+				break
+			}
+			if accu, ok = step(f); !ok || unordered && accu.kind == vBuilt {
+				return cval{}, false
+			}
+		}
+		f.vars[accuSlot] = accu
+		return result(f)
+	}, true
+}
+
+func (c *celCompiler) compileCall(x ast.Expr) (celNode, bool) {
+	call := x.AsCall()
+	fn := call.FunctionName()
+	var argExprs []ast.Expr
+	if call.IsMemberFunction() {
+		argExprs = append(argExprs, call.Target())
+	}
+	argExprs = append(argExprs, call.Args()...)
+	switch fn {
+	case operators.OptSelect, operators.OptIndex:
+		return nil, false
+	case operators.LogicalAnd, operators.LogicalOr:
+		// CEL's && and || are commutative over errors; the compiled rule
+		// needs only the answers it gets without one.
+		terms, ok := c.compileAll(argExprs)
+		stop := fn == operators.LogicalOr
+		return func(f *celFrame) (cval, bool) {
+			for _, t := range terms {
+				v, ok := t(f)
+				if !ok || v.kind != vBool {
+					return cval{}, false
+				}
+				if (v.num != 0) == stop {
+					return boolVal(stop), true
+				}
+			}
+			return boolVal(!stop), true
+		}, ok
+	case operators.Conditional:
+		parts, ok := c.compileAll(argExprs)
+		if !ok {
+			return nil, false
+		}
+		return func(f *celFrame) (cval, bool) {
+			cond, ok := parts[0](f)
+			if !ok || cond.kind != vBool {
+				return cval{}, false
+			}
+			if cond.num != 0 {
+				return parts[1](f)
+			}
+			return parts[2](f)
+		}, true
+	}
+	args, ok := c.compileAll(argExprs)
+	if !ok {
+		return nil, false
+	}
+	if fn == operators.Index {
+		if len(args) != 2 {
+			return nil, false
+		}
+		return func(f *celFrame) (cval, bool) {
+			l, ok1 := args[0](f)
+			i, ok2 := args[1](f)
+			if !ok1 || !ok2 || !f.charge(selectCharge) || i.kind != vInt || i.num < 0 {
+				return cval{}, false
+			}
+			switch l.kind {
+			case vList:
+				if i.num >= int64(len(l.list)) {
+					return cval{}, false
+				}
+				return valueOf(l.list[i.num], l.schema.Items())
+			case vBuilt:
+				if i.num >= int64(len(l.built)) {
+					return cval{}, false
+				}
+				return l.built[i.num], true
+			}
+			return cval{}, false
+		}, true
+	}
+	ids := c.checked.GetOverloadIDs(x.ID())
+	if len(ids) != 1 || !costChecked[ids[0]] {
+		return nil, false
+	}
+	id := ids[0]
+	op := nativeOp(id, fn, argExprs)
+	if op == nil {
+		if op = dispatchOp(id, fn); op == nil {
+			return nil, false
+		}
+	}
+	return func(f *celFrame) (cval, bool) {
+		base := len(f.args)
+		defer func() { f.args = f.args[:base] }()
+		for _, a := range args {
+			v, ok := a(f)
+			if !ok {
+				return cval{}, false
+			}
+			f.args = append(f.args, v)
+		}
+		vals := f.args[base:]
+		if !f.charge(callCharge(vals)) {
+			return cval{}, false
+		}
+		return op(vals)
+	}, true
+}
+
+// callOp computes a call from its arguments' values.
+type callOp func(args []cval) (cval, bool)
+
+// nativeOp is the call of overload id made in Go as its implementation makes
+// it (cel-go's standard library: strings.Contains, HasPrefix and HasSuffix,
+// utf8 code points for size, checked integer addition; the interpreter's
+// equality, list membership and regex constant optimization), or nil.
+func nativeOp(id, fn string, args []ast.Expr) callOp {
+	switch id {
+	case overloads.NotStrictlyFalse:
+		return func(a []cval) (cval, bool) { return boolVal(a[0].kind != vBool || a[0].num != 0), a[0].kind == vBool }
+	case overloads.LogicalNot:
+		return func(a []cval) (cval, bool) { return boolVal(a[0].num == 0), a[0].kind == vBool }
+	case overloads.Equals, overloads.NotEquals:
+		negate := id == overloads.NotEquals
+		return func(a []cval) (cval, bool) {
+			eq, ok := equal(a[0], a[1])
+			return boolVal(eq != negate), ok
+		}
+	case overloads.InList:
+		other := dispatchOp(id, fn)
+		return func(a []cval) (cval, bool) {
+			if a[1].kind != vBuilt {
+				if other == nil {
+					return cval{}, false
+				}
+				return other(a)
+			}
+			// The program tests membership with Equal.
+			for _, e := range a[1].built {
+				eq, ok := equal(a[0], e)
+				if !ok {
+					return cval{}, false
+				}
+				if eq {
+					return boolVal(true), true
+				}
+			}
+			return boolVal(false), true
+		}
+	case overloads.AddList:
+		return func(a []cval) (cval, bool) {
+			if a[0].kind != vBuilt || a[1].kind != vBuilt {
+				return cval{}, false
+			}
+			return cval{kind: vBuilt, built: append(append([]cval{}, a[0].built...), a[1].built...)}, true
+		}
+	case overloads.AddInt64:
+		return func(a []cval) (cval, bool) {
+			if a[0].kind != vInt || a[1].kind != vInt {
+				return cval{}, false
+			}
+			x, y := a[0].num, a[1].num
+			s := x + y
+			if (y > 0 && s < x) || (y < 0 && s > x) {
+				return cval{}, false // overflow: an error for the program
+			}
+			return cval{kind: vInt, num: s}, true
+		}
+	case overloads.LessInt64, overloads.LessEqualsInt64, overloads.GreaterInt64, overloads.GreaterEqualsInt64:
+		return func(a []cval) (cval, bool) {
+			if a[0].kind != vInt || a[1].kind != vInt {
+				return cval{}, false
+			}
+			x, y := a[0].num, a[1].num
+			switch id {
+			case overloads.LessInt64:
+				return boolVal(x < y), true
+			case overloads.LessEqualsInt64:
+				return boolVal(x <= y), true
+			case overloads.GreaterInt64:
+				return boolVal(x > y), true
+			}
+			return boolVal(x >= y), true
+		}
+	case overloads.SizeString, overloads.SizeStringInst:
+		return func(a []cval) (cval, bool) {
+			return cval{kind: vInt, num: int64(utf8.RuneCountInString(a[0].str))}, a[0].kind == vString
+		}
+	case overloads.SizeList, overloads.SizeListInst:
+		return func(a []cval) (cval, bool) {
+			switch a[0].kind {
+			case vList:
+				return cval{kind: vInt, num: int64(len(a[0].list))}, true
+			case vBuilt:
+				return cval{kind: vInt, num: int64(len(a[0].built))}, true
+			}
+			return cval{}, false
+		}
+	case overloads.ContainsString, overloads.StartsWithString, overloads.EndsWithString:
+		test := strings.Contains
+		switch id {
+		case overloads.StartsWithString:
+			test = strings.HasPrefix
+		case overloads.EndsWithString:
+			test = strings.HasSuffix
+		}
+		return func(a []cval) (cval, bool) {
+			return boolVal(test(a[0].str, a[1].str)), a[0].kind == vString && a[1].kind == vString
+		}
+	case overloads.MatchesString:
+		// The program compiles a constant pattern once (cel-go's
+		// MatchesRegexOptimization, which compiles with regexp.Compile).
+		pat := args[len(args)-1]
+		if pat.Kind() != ast.LiteralKind {
+			return nil
+		}
+		s, ok := pat.AsLiteral().(types.String)
+		if !ok {
+			return nil
+		}
+		re, err := regexp.Compile(string(s))
+		if err != nil {
+			return nil
+		}
+		return func(a []cval) (cval, bool) {
+			return boolVal(re.MatchString(a[0].str)), a[0].kind == vString
+		}
 	}
 	return nil
 }
 
-func (e *ruleEval) eval(x ast.Expr, sc *celScope) (any, bool) {
-	switch x.Kind() {
-	case ast.LiteralKind:
-		return x.AsLiteral(), true
-	case ast.IdentKind:
-		if !e.charge(identCharge) {
-			return nil, false
-		}
-		return sc.lookup(x.AsIdent())
-	case ast.SelectKind:
-		return e.selectField(x, sc)
-	case ast.ListKind:
-		if !e.charge(listCharge) {
-			return nil, false
-		}
-		elems := x.AsList().Elements()
-		out := make(celBuilt, len(elems))
-		for i, el := range elems {
-			v, ok := e.eval(el, sc)
-			if !ok {
-				return nil, false
-			}
-			out[i] = v
-		}
-		return out, true
-	case ast.ComprehensionKind:
-		return e.comprehension(x.AsComprehension(), sc)
-	case ast.CallKind:
-		return e.call(x, sc)
-	}
-	return nil, false
-}
-
-// selectField is a field selection, or has() when test-only, with the
-// adaptor's semantics (unstructuredMap.Find and Contains): a missing field is
-// an error, or false for has().
-func (e *ruleEval) selectField(x ast.Expr, sc *celScope) (any, bool) {
-	s := x.AsSelect()
-	operand, ok := e.eval(s.Operand(), sc)
-	if !ok || !e.charge(selectCharge) {
-		return nil, false
-	}
-	obj, ok := operand.(*celObject)
-	if !ok {
-		return nil, false
-	}
-	name := s.FieldName()
-	var child common.Schema
-	if props := obj.schema.Properties(); props != nil {
-		name = e.fields[x.ID()]
-		child = props[name]
-	} else {
-		child = obj.schema.AdditionalProperties().Schema()
-	}
-	v, present := obj.value[name]
-	if present && v == nil && obj.schema.Properties() != nil {
-		present = false
-	}
-	if !present || child == nil {
-		if s.IsTestOnly() {
-			return types.False, true
-		}
-		return nil, false
-	}
-	// has() is the adaptor's Contains, which converts the value too.
-	val, ok := valueOf(v, child)
-	if s.IsTestOnly() {
-		return types.True, ok
-	}
-	return val, ok
-}
-
-func (e *ruleEval) comprehension(c ast.ComprehensionExpr, sc *celScope) (any, bool) {
-	rng, ok := e.eval(c.IterRange(), sc)
-	if !ok {
-		return nil, false
-	}
-	var items []any
-	switch r := rng.(type) {
-	case *celList:
-		if items, ok = r.values(); !ok {
-			return nil, false
-		}
-	case celBuilt:
-		items = r
-	case *celObject:
-		// The keys of a map (additionalProperties); the adaptor iterates them
-		// in Go's map order, so a result that depends on the order (a list
-		// built from them) is left to the program.
-		if r.schema.Properties() != nil {
-			return nil, false
-		}
-		for k := range r.value {
-			items = append(items, types.String(k))
-		}
-	default:
-		return nil, false
-	}
-	accu, ok := e.eval(c.AccuInit(), sc)
-	if !ok {
-		return nil, false
-	}
-	_, unordered := rng.(*celObject)
-	accuScope := &celScope{name: c.AccuVar(), value: accu, parent: sc}
-	loop := &celScope{name: c.IterVar(), parent: accuScope}
-	for _, item := range items {
-		loop.value, accuScope.value = item, accu
-		cond, ok := e.eval(c.LoopCondition(), loop)
-		if !ok {
-			return nil, false
-		}
-		if b, isBool := cond.(types.Bool); !isBool {
-			return nil, false
-		} else if b != types.True {
-			break
-		}
-		if accu, ok = e.eval(c.LoopStep(), loop); !ok {
-			return nil, false
-		}
-		if _, built := accu.(celBuilt); built && unordered {
-			return nil, false
-		}
-	}
-	accuScope.value = accu
-	return e.eval(c.Result(), accuScope)
-}
-
-func (e *ruleEval) call(x ast.Expr, sc *celScope) (any, bool) {
-	c := x.AsCall()
-	fn := c.FunctionName()
-	args := c.Args()
-	switch fn {
-	case operators.LogicalAnd, operators.LogicalOr:
-		// CEL's && and || are commutative over errors; the walk needs only
-		// the answers it gets without one.
-		stop := types.Bool(fn == operators.LogicalOr)
-		for _, a := range args {
-			v, ok := e.eval(a, sc)
-			if !ok {
-				return nil, false
-			}
-			b, ok := v.(types.Bool)
-			if !ok {
-				return nil, false
-			}
-			if b == stop {
-				return stop, true
-			}
-		}
-		return !stop, true
-	case operators.Conditional:
-		cond, ok := e.eval(args[0], sc)
-		if !ok {
-			return nil, false
-		}
-		b, ok := cond.(types.Bool)
-		if !ok {
-			return nil, false
-		}
-		if b == types.True {
-			return e.eval(args[1], sc)
-		}
-		return e.eval(args[2], sc)
-	}
-	var buf [4]any
-	vals := buf[:0]
-	if c.IsMemberFunction() {
-		t, ok := e.eval(c.Target(), sc)
-		if !ok {
-			return nil, false
-		}
-		vals = append(vals, t)
-	}
-	for _, a := range args {
-		v, ok := e.eval(a, sc)
-		if !ok {
-			return nil, false
-		}
-		vals = append(vals, v)
-	}
-	if fn == operators.Index {
-		if !e.charge(selectCharge) {
-			return nil, false
-		}
-		return index(vals[0], vals[1])
-	}
-	if !e.charge(callCharge(vals)) {
-		return nil, false
-	}
-	switch fn {
-	case operators.NotStrictlyFalse:
-		b, ok := vals[0].(types.Bool)
-		return types.Bool(!ok || b == types.True), ok
-	case operators.Equals, operators.NotEquals:
-		l, lok := vals[0].(ref.Val)
-		r, rok := vals[1].(ref.Val)
-		if !lok || !rok {
-			return nil, false // compound equality: left to the program
-		}
-		eq := types.Equal(l, r)
-		if eq != types.True && eq != types.False {
-			return nil, false
-		}
-		if fn == operators.NotEquals {
-			return !eq.(types.Bool), true
-		}
-		return eq, true
-	case operators.Add:
-		if l, ok := vals[0].(celBuilt); ok {
-			if r, ok := vals[1].(celBuilt); ok {
-				return append(append(celBuilt{}, l...), r...), true
-			}
-			return nil, false
-		}
-	case operators.In:
-		if list, ok := vals[1].(celBuilt); ok {
-			// A list literal: the program tests membership with Equal.
-			elem, ok := vals[0].(ref.Val)
-			if !ok {
-				return nil, false
-			}
-			for _, el := range list {
-				ev, ok := el.(ref.Val)
-				if !ok {
-					return nil, false
-				}
-				if eq := elem.Equal(ev); eq == types.True {
-					return types.True, true
-				} else if eq != types.False {
-					return nil, false
-				}
-			}
-			return types.False, true
-		}
-	case overloads.Size:
-		if len(vals) == 1 {
-			switch v := vals[0].(type) {
-			case *celList:
-				return types.Int(len(v.value)), true
-			case celBuilt:
-				return types.Int(len(v)), true
-			}
-		}
-	case overloads.Matches:
-		if re := e.regexps[x.ID()]; re != nil && len(vals) == 2 {
-			s, ok := vals[0].(types.String)
-			if !ok {
-				return nil, false
-			}
-			return types.Bool(re.MatchString(string(s))), true
-		}
-	}
-	return e.dispatch(x, fn, vals)
-}
-
-// index is list[i], as the adaptor reads it.
-func index(container, key any) (any, bool) {
-	switch c := container.(type) {
-	case *celList:
-		i, ok := key.(types.Int)
-		if !ok || i < 0 || int64(i) >= int64(len(c.value)) {
-			return nil, false
-		}
-		return valueOf(c.value[i], c.schema.Items())
-	case celBuilt:
-		i, ok := key.(types.Int)
-		if !ok || i < 0 || int64(i) >= int64(len(c)) {
-			return nil, false
-		}
-		return c[i], true
-	}
-	return nil, false
-}
-
-// dispatch calls the environment's implementation of the call, the overload
-// the checker resolved (as the program's planner chooses it), when it is one
-// whose cost costChecked bounds, with the arguments as the adaptor gives them.
-func (e *ruleEval) dispatch(x ast.Expr, fn string, vals []any) (any, bool) {
-	ids := e.checked.GetOverloadIDs(x.ID())
-	if len(ids) != 1 || !costChecked[ids[0]] {
-		return nil, false
-	}
-	impl := dispatcher[ids[0]]
+// dispatchOp calls the environment's implementation of overload id (else of
+// the function, as the program's planner finds it), with the arguments as the
+// adaptor gives them.
+func dispatchOp(id, fn string) callOp {
+	impl := dispatcher[id]
 	if impl == nil {
 		// The standard library binds some functions once for all their
-		// overloads, as the planner finds them.
+		// overloads.
 		impl = dispatcher[fn]
 	}
 	if impl == nil {
-		return nil, false
+		return nil
 	}
-	args := make([]ref.Val, len(vals))
-	for i, v := range vals {
-		if args[i] = asVal(v); args[i] == nil {
-			return nil, false
+	return func(vals []cval) (cval, bool) {
+		args := make([]ref.Val, len(vals))
+		for i, v := range vals {
+			if args[i] = v.box(); args[i] == nil {
+				return cval{}, false
+			}
 		}
+		if impl.OperandTrait != 0 && !args[0].Type().HasTrait(impl.OperandTrait) {
+			return cval{}, false
+		}
+		var r ref.Val
+		switch {
+		case len(args) == 1 && impl.Unary != nil:
+			r = impl.Unary(args[0])
+		case len(args) == 2 && impl.Binary != nil:
+			r = impl.Binary(args[0], args[1])
+		case impl.Function != nil:
+			r = impl.Function(args...)
+		default:
+			return cval{}, false
+		}
+		return fromRef(r)
 	}
-	if impl.OperandTrait != 0 && !args[0].Type().HasTrait(impl.OperandTrait) {
-		return nil, false
-	}
-	var r ref.Val
-	switch {
-	case len(args) == 1 && impl.Unary != nil:
-		r = impl.Unary(args[0])
-	case len(args) == 2 && impl.Binary != nil:
-		r = impl.Binary(args[0], args[1])
-	case impl.Function != nil:
-		r = impl.Function(args...)
-	default:
-		return nil, false
-	}
-	if r == nil || types.IsUnknownOrError(r) {
-		return nil, false
-	}
-	switch r.(type) {
-	case traits.Lister, traits.Mapper:
-		return nil, false // a compound result: left to the program
-	}
-	return r, true
 }

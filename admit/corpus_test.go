@@ -216,6 +216,17 @@ var oddObjects = []object{
 	{v1, "Gateway", []byte(`{"apiVersion":"gateway.networking.k8s.io/v1","kind":"Gateway","metadata":{"name":"port"},"spec":{"gatewayClassName":"x","listeners":[{"name":"a","port":65535,"protocol":"HTTP"},{"name":"b","port":1,"protocol":"HTTP"}]}}`)},
 	{v1, "Gateway", []byte(`{"apiVersion":"gateway.networking.k8s.io/v1","kind":"Gateway","metadata":{"name":"infra"},"spec":{"gatewayClassName":"x","infrastructure":{"labels":{"a":"b"},"annotations":{"c/d":"e"}},"listeners":[{"name":"a","port":80,"protocol":"HTTP"}]}}`)},
 	{v1, "Gateway", []byte(`{"apiVersion":"gateway.networking.k8s.io/v1","kind":"Gateway","metadata":{"name":"infra"},"spec":{"gatewayClassName":"x","infrastructure":{"labels":{"a":"b c"}},"listeners":[{"name":"a","port":80,"protocol":"HTTP"}]}}`)},
+	{v1, "HTTPRoute", []byte(`{"apiVersion":"gateway.networking.k8s.io/v1","kind":"HTTPRoute","metadata":{"generateName":"Bad_"},"spec":{}}`)},
+	{v1, "HTTPRoute", []byte(`{"apiVersion":"gateway.networking.k8s.io/v1","kind":"HTTPRoute","metadata":{"generateName":"` + strings.Repeat("g", 300) + `"},"spec":{}}`)},
+	{v1, "HTTPRoute", []byte(`{"apiVersion":"gateway.networking.k8s.io/v1","kind":"HTTPRoute","metadata":{"name":"a","generateName":"b-"},"spec":{}}`)},
+	{v1, "HTTPRoute", []byte(`{"apiVersion":"gateway.networking.k8s.io/v1","kind":"HTTPRoute","metadata":{"name":"` + strings.Repeat("n", 254) + `"},"spec":{}}`)},
+	{v1, "HTTPRoute", []byte(`{"apiVersion":"gateway.networking.k8s.io/v1","kind":"HTTPRoute","metadata":{"name":"a","labels":{"app":"` + strings.Repeat("v", 64) + `"}},"spec":{}}`)},
+	{v1, "HTTPRoute", []byte(`{"apiVersion":"gateway.networking.k8s.io/v1","kind":"HTTPRoute","metadata":{"name":"a","labels":{"example.com/app":"web","b":""}},"spec":{}}`)},
+	{v1, "HTTPRoute", []byte(`{"apiVersion":"gateway.networking.k8s.io/v1","kind":"HTTPRoute","metadata":{"name":"a","annotations":{"Example.COM/Note":"x","b/c/d":"y"}},"spec":{}}`)},
+	{v1, "HTTPRoute", []byte(`{"apiVersion":"gateway.networking.k8s.io/v1","kind":"HTTPRoute","metadata":{"name":"a","namespace":"` + strings.Repeat("s", 64) + `"},"spec":{}}`)},
+	{v1, "HTTPRoute", []byte(`{"apiVersion":"gateway.networking.k8s.io/v1","kind":"HTTPRoute","metadata":{"name":"a","namespace":"Upper"},"spec":{}}`)},
+	{v1, "GatewayClass", []byte(`{"apiVersion":"gateway.networking.k8s.io/v1","kind":"GatewayClass","metadata":{"name":"a","namespace":"ns"},"spec":{"controllerName":"example.com/c"}}`)},
+	{v1, "GatewayClass", []byte(`{"apiVersion":"gateway.networking.k8s.io/v1","kind":"GatewayClass","metadata":{"name":"a.b"},"spec":{"controllerName":"example.com/c"}}`)},
 	{"gateway.networking.k8s.io/v1beta1", "ReferenceGrant", []byte(`{"apiVersion":"gateway.networking.k8s.io/v1beta1","kind":"ReferenceGrant","metadata":{"name":"g","namespace":"a"},"spec":{"from":[{"group":"gateway.networking.k8s.io","kind":"HTTPRoute","namespace":"b"}],"to":[{"group":"","kind":"Service"}]}}`)},
 }
 

@@ -53,6 +53,9 @@ type servedVersion struct {
 	// shortcut shows most objects admitted without the code above; nil when
 	// the schema is one it does not handle.
 	shortcut *shortcut
+	// twins links, in an Admitter of the experimental channel, the shortcut
+	// to the standard channel's of the same version.
+	twins twins
 }
 
 // compileVersion builds the servedVersion of version of crd the way the API
@@ -134,9 +137,15 @@ var strictJSON = json.NewSerializerWithOptions(json.DefaultMetaFactory, nil, crd
 // create runs what a kube-apiserver runs on a create request for this version
 // with dryRun=All and fieldValidation=Strict, up to the point where it would
 // store the object: decode, prune and default, then validate.
-func (v *servedVersion) create(raw []byte) (*unstructured.Unstructured, *rejection) {
+//
+// rec is nil but in an Admitter of the experimental channel, where the
+// shortcut records in it what the standard channel's shares.
+func (v *servedVersion) create(raw []byte, rec *twinRecord) (*unstructured.Unstructured, *rejection) {
 	if v.shortcut != nil {
-		if obj, ok := v.shortcut.admit(raw); ok {
+		if obj, ok := v.shortcut.admit(raw, rec, nil); ok {
+			if rec != nil {
+				rec.version = v
+			}
 			return &unstructured.Unstructured{Object: obj}, nil
 		}
 	}

@@ -2,6 +2,7 @@ package admit
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"math"
 	"reflect"
@@ -56,6 +57,7 @@ type shortcut struct {
 	// API server's placeholder status is not the object's, see decode).
 	rootDefaults []fastDefault
 	rootRequired []string
+	metaMemo     metaMemo
 	// rootValidator checks what the root's schema asks of the whole object
 	// beyond its properties, when that is more than a type (nil: nothing).
 	metadataOK bool
@@ -96,6 +98,13 @@ type fastNode struct {
 	adaptor common.Schema
 
 	memo *memo
+
+	// fingerprint identifies the node's schema subtree; the flags say how an
+	// experimental channel's tree shares it with the standard channel's
+	// (shortcuttwin.go).
+	fingerprint            fingerprint
+	sharedWithExperimental bool
+	recordForStandard      bool
 }
 
 type nodeKind uint8
@@ -176,6 +185,39 @@ func (n *fastNode) plainString() bool {
 // compileNode compiles the node of structural schema s, whose OpenAPI schema
 // (what kube-openapi validates) is o and whose CEL rules are those of prover.
 func compileNode(s *schema.Structural, o *spec.Schema, prover *proverNode) *fastNode {
+	n := compileNodeChecks(s, o, prover)
+	if n.unsupported {
+		n.fingerprint = wholeFingerprint(s, o)
+		return n
+	}
+	children := map[string]fingerprint{}
+	for name, c := range n.properties {
+		children[name] = c.fingerprint
+	}
+	if n.items != nil {
+		children["[]"] = n.items.fingerprint
+	}
+	if n.additional != nil {
+		children["{}"] = n.additional.fingerprint
+	}
+	n.fingerprint = nodeFingerprint(s, o, children)
+	return n
+}
+
+// wholeFingerprint is the fingerprint of an unsupported node: its whole
+// subtree.
+func wholeFingerprint(s *schema.Structural, o *spec.Schema) fingerprint {
+	b, err := json.Marshal(struct {
+		S *schema.Structural
+		O *spec.Schema
+	}{s, o})
+	if err != nil {
+		b = []byte(err.Error())
+	}
+	return sha256.Sum256(b)
+}
+
+func compileNodeChecks(s *schema.Structural, o *spec.Schema, prover *proverNode) *fastNode {
 	n := &fastNode{}
 	if s == nil || o == nil || s.XPreserveUnknownFields || s.XIntOrString || s.XEmbeddedResource || o.Ref.String() != "" {
 		n.unsupported = true
@@ -397,6 +439,10 @@ type walk struct {
 	// status: the value read is the status, which create prunes and defaults
 	// but does not validate (the status subresource is enabled).
 	status bool
+	// record, in a walk of the experimental channel, is where it records what
+	// the standard channel shares; reuse, in a walk of the standard channel,
+	// is that record.
+	record, reuse *twinRecord
 }
 
 // celBudget is the API server's runtime CEL cost budget per object. The
@@ -411,6 +457,28 @@ func (n *fastNode) read(w *walk) (any, bool) {
 	if n.unsupported {
 		return nil, false
 	}
+	if w.reuse != nil && n.sharedWithExperimental {
+		w.r.skipSpace()
+		if t, ok := w.reuse.find(w.r.pos); ok {
+			w.r.pos = t.end
+			w.cost += t.cost
+			return t.value, w.cost < celBudget
+		}
+	}
+	if w.record == nil || !n.recordForStandard {
+		return n.readMemo(w)
+	}
+	w.r.skipSpace()
+	start, before := w.r.pos, w.cost
+	v, ok := n.readMemo(w)
+	if ok {
+		w.record.values = append(w.record.values, twinValue{start: start, end: w.r.pos, value: v, cost: w.cost - before})
+	}
+	return v, ok
+}
+
+// readMemo is read, with the node's memo.
+func (n *fastNode) readMemo(w *walk) (any, bool) {
 	if n.memo == nil || w.status {
 		return n.readValue(w)
 	}
@@ -682,8 +750,13 @@ func (n *fastNode) holds(v any, w *walk) bool {
 
 // admit reads a create request's body and returns the object the API server
 // stores, or false when the shortcut cannot show that it admits it.
-func (sc *shortcut) admit(raw []byte) (map[string]any, bool) {
-	w := &walk{r: jsonReader{b: raw}}
+//
+// record and reuse are nil but in an Admitter of the experimental channel:
+// record is where a walk of the experimental channel records what the
+// standard channel shares, reuse what a walk of the standard channel takes
+// from it.
+func (sc *shortcut) admit(raw []byte, record, reuse *twinRecord) (map[string]any, bool) {
+	w := &walk{r: jsonReader{b: raw}, record: record, reuse: reuse}
 	if !w.r.consume('{') {
 		return nil, false
 	}
@@ -708,10 +781,22 @@ func (sc *shortcut) admit(raw []byte) (map[string]any, bool) {
 			}
 			obj[k] = s
 		case "metadata":
+			w.r.skipSpace()
+			start := w.r.pos
+			if reuse != nil && reuse.metadata && reuse.metaStart == start && reuse.namespaced == sc.v.namespaced {
+				// The same metadata, already found valid.
+				w.r.pos = reuse.metaEnd
+				meta = &fastMeta{reused: true}
+				obj[k] = nil
+				break
+			}
 			if meta, ok = readMeta(w); !ok {
 				return nil, false
 			}
 			obj[k] = meta.object
+			if record != nil {
+				record.metaStart, record.metaEnd = start, w.r.pos
+			}
 		case "status":
 			// Create drops it before validation, but the verdict keeps it,
 			// pruned and defaulted.
@@ -762,8 +847,11 @@ func (sc *shortcut) admit(raw []byte) (map[string]any, bool) {
 			return nil, false
 		}
 	}
-	if w.cost >= celBudget || !meta.valid(sc.v.namespaced) {
+	if w.cost >= celBudget || !meta.reused && !meta.valid(sc.v.namespaced, &sc.metaMemo) {
 		return nil, false
+	}
+	if record != nil {
+		record.metadata, record.namespaced = true, sc.v.namespaced
 	}
 	return obj, true
 }
