@@ -1,6 +1,7 @@
 package admit_test
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/admit"
@@ -34,4 +35,32 @@ func TestFastRulesAgreeWithPrograms(t *testing.T) {
 			}
 		})
 	}
+}
+
+// On objects changed one value at a time (see FuzzShortcutMutations),
+// fastRule never tells otherwise than the program, and its charge bounds the
+// program's actual cost.
+//
+//	go test -fuzz FuzzFastRules -fuzztime 120s ./admit
+func FuzzFastRules(f *testing.F) {
+	seeds := fuzzSeeds(f)
+	for i := range seeds {
+		f.Add(uint16(i), []byte{byte(i), 1, 2, 0}, "a.example.com", int64(i))
+	}
+	a := builtin(f, admit.Experimental)
+	f.Fuzz(func(t *testing.T, seed uint16, path []byte, s string, n int64) {
+		o := seeds[int(seed)%len(seeds)]
+		var v any
+		if err := json.Unmarshal(o.raw, &v); err != nil {
+			t.Skip()
+		}
+		raw, err := json.Marshal(mutate(v, path, s, n))
+		if err != nil {
+			t.Skip()
+		}
+		c, _ := admit.CheckFastRules(a, o.apiVersion, o.kind, raw)
+		for _, m := range c.Mismatches {
+			t.Errorf("%s\n  object %s", m, raw)
+		}
+	})
 }

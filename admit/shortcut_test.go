@@ -1,10 +1,13 @@
 package admit_test
 
 import (
+	"encoding/json"
 	"reflect"
+	"sort"
 	"testing"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/admit"
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/generate"
 )
 
 // The shortcut is the oracle-checked fast path of admission: on every object
@@ -62,4 +65,153 @@ func freshAdmitter(tb testing.TB, ch admit.Channel) *admit.Admitter {
 		tb.Fatal(err)
 	}
 	return a
+}
+
+// On arbitrary input the shortcut never changes a verdict: Admit (which takes
+// it, in file mode, with the standard channel's check) answers exactly as the
+// API server's code alone answers, memos filled by everything fuzzed before.
+//
+//	go test -fuzz FuzzShortcut -fuzztime 120s ./admit
+func FuzzShortcut(f *testing.F) {
+	kinds := fuzzKinds()
+	for _, o := range fuzzSeeds(f) {
+		for i, k := range kinds {
+			if k.apiVersion == o.apiVersion && k.kind == o.kind {
+				f.Add(o.raw, uint8(i))
+			}
+		}
+	}
+	a := freshAdmitter(f, admit.Experimental)
+	f.Fuzz(func(t *testing.T, raw []byte, k uint8) {
+		kind := kinds[int(k)%len(kinds)]
+		got := a.Admit(kind.apiVersion, kind.kind, raw)
+		want := admit.AdmitSlowly(a, kind.apiVersion, kind.kind, raw)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("the verdict differs from the API server code's\n got %+v\nwant %+v", got, want)
+		}
+	})
+}
+
+func fuzzKinds() []struct{ apiVersion, kind string } {
+	return []struct{ apiVersion, kind string }{
+		{v1, "Gateway"}, {v1, "HTTPRoute"}, {v1, "GRPCRoute"}, {v1, "TLSRoute"}, {v1, "ListenerSet"},
+		{v1, "BackendTLSPolicy"}, {v1, "GatewayClass"}, {"gateway.networking.k8s.io/v1beta1", "ReferenceGrant"},
+		{"gateway.networking.k8s.io/v1alpha2", "TCPRoute"}, {"gateway.networking.k8s.io/v1alpha2", "TLSRoute"},
+		{"gateway.networking.x-k8s.io/v1alpha1", "XMesh"},
+	}
+}
+
+// fuzzSeeds are objects of every kind: the odd objects, a few generated ones
+// and the CEL rules' cases.
+func fuzzSeeds(tb testing.TB) []object {
+	tb.Helper()
+	a := builtin(tb, admit.Experimental)
+	seeds := append([]object{}, oddObjects...)
+	seen := map[string]int{}
+	for _, o := range generatedObjects(tb, a, generate.Sizes[0].Config) {
+		if seen[o.kind] < 3 {
+			seen[o.kind]++
+			seeds = append(seeds, o)
+		}
+	}
+	crds, err := admit.Builtin(admit.Experimental)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return append(seeds, celRuleObjects(tb, crds)...)
+}
+
+// FuzzShortcutMutations is FuzzShortcut on valid objects changed one value at
+// a time (set to a string, number, boolean, null or empty value, removed,
+// added, an item repeated): it reaches the checks, defaults and rules that
+// random bytes seldom reach.
+//
+//	go test -fuzz FuzzShortcutMutations -fuzztime 120s ./admit
+func FuzzShortcutMutations(f *testing.F) {
+	seeds := fuzzSeeds(f)
+	for i := range seeds {
+		f.Add(uint16(i), []byte{byte(i), 1, 2, 0}, "a.example.com", int64(i))
+	}
+	a := freshAdmitter(f, admit.Experimental)
+	f.Fuzz(func(t *testing.T, seed uint16, path []byte, s string, n int64) {
+		o := seeds[int(seed)%len(seeds)]
+		var v any
+		if err := json.Unmarshal(o.raw, &v); err != nil {
+			t.Skip()
+		}
+		raw, err := json.Marshal(mutate(v, path, s, n))
+		if err != nil {
+			t.Skip()
+		}
+		got := a.Admit(o.apiVersion, o.kind, raw)
+		want := admit.AdmitSlowly(a, o.apiVersion, o.kind, raw)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("the verdict differs from the API server code's\n got %+v\nwant %+v\n  object %s", got, want, raw)
+		}
+	})
+}
+
+// mutate changes the value of v that path leads to: each byte picks a field or
+// an item, the last one what to do.
+func mutate(v any, path []byte, s string, n int64) any {
+	if len(path) <= 1 {
+		op := byte(0)
+		if len(path) == 1 {
+			op = path[0]
+		}
+		switch op % 9 {
+		case 0:
+			return s
+		case 1:
+			return n
+		case 2:
+			return n%2 == 0
+		case 3:
+			return nil
+		case 4:
+			return []any{}
+		case 5:
+			return map[string]any{}
+		case 6:
+			if l, ok := v.([]any); ok && len(l) > 0 {
+				return append(l, l[uint64(n)%uint64(len(l))])
+			}
+		case 7:
+			if m, ok := v.(map[string]any); ok {
+				m[s] = n
+				return m
+			}
+		case 8:
+			if str, ok := v.(string); ok {
+				return str + s
+			}
+		}
+		return v
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		if len(x) == 0 {
+			return mutate(x, path[len(path)-1:], s, n)
+		}
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		k := keys[int(path[0])%len(keys)]
+		if path[0] >= 250 {
+			delete(x, k)
+			return x
+		}
+		x[k] = mutate(x[k], path[1:], s, n)
+	case []any:
+		if len(x) == 0 {
+			return mutate(x, path[len(path)-1:], s, n)
+		}
+		i := int(path[0]) % len(x)
+		x[i] = mutate(x[i], path[1:], s, n)
+	default:
+		return mutate(x, path[len(path)-1:], s, n)
+	}
+	return v
 }
