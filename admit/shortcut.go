@@ -58,9 +58,6 @@ type shortcut struct {
 	rootDefaults []fastDefault
 	rootRequired []string
 	metaMemo     metaMemo
-	// rootValidator checks what the root's schema asks of the whole object
-	// beyond its properties, when that is more than a type (nil: nothing).
-	metadataOK bool
 }
 
 // fastNode is one schema node, compiled for the shortcut.
@@ -161,11 +158,9 @@ func newShortcut(v *servedVersion, openAPISchema *spec.Schema) *shortcut {
 	sc.rootRequired = root.required
 	// The metadata schema may only be a type: ObjectMeta is the API server's
 	// own business (the shortcut does not run the metadata schema).
-	md := root.properties["metadata"]
-	sc.metadataOK = md != nil && md.kind == kindObject && md.openAPI == nil && len(md.rules) == 0 &&
+	if md := root.properties["metadata"]; md != nil && !(md.kind == kindObject && md.openAPI == nil && len(md.rules) == 0 &&
 		len(md.properties) == 0 && md.additional == nil && len(md.defaults) == 0 && len(md.required) == 0 &&
-		md.minProperties == nil && md.maxProperties == nil
-	if !sc.metadataOK {
+		md.minProperties == nil && md.maxProperties == nil) {
 		return nil
 	}
 	for _, k := range []string{"apiVersion", "kind"} {

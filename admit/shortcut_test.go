@@ -2,9 +2,14 @@ package admit_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/admit"
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/generate"
@@ -214,4 +219,95 @@ func mutate(v any, path []byte, s string, n int64) any {
 		return mutate(x, path[len(path)-1:], s, n)
 	}
 	return v
+}
+
+// The runtime cost budget is the API server's: an object whose rules cost
+// more than the per-object budget, or one rule more than the per-call limit,
+// is refused by the API server's code, and Admit refuses it alike, memoized
+// values included (a value met many times costs every time it is met).
+// Widgets hold groups of names, each group checked by a rule that matches
+// every name against a long pattern once per name of the group: a group of n
+// names costs about 700 n², and a widget the sum of its groups.
+func TestShortcutKeepsTheCostBudget(t *testing.T) {
+	pattern := "^([a-z0-9]{1,64}|" + strings.Repeat("z", 380) + ")$"
+	crd := `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {kind: Widget, plural: widgets, singular: widget, listKind: WidgetList}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              groups:
+                type: array
+                maxItems: 100
+                items:
+                  type: object
+                  properties:
+                    names:
+                      type: array
+                      maxItems: 1000
+                      items: {type: string, maxLength: 64}
+                      x-kubernetes-validations:
+                      - rule: "self.all(x, self.all(y, y.matches('` + pattern + `')))"
+`
+	var def apiextensionsv1.CustomResourceDefinition
+	if err := yaml.UnmarshalStrict([]byte(crd), &def); err != nil {
+		t.Fatal(err)
+	}
+	a, err := admit.New(admit.FromObjects("test", []apiextensionsv1.CustomResourceDefinition{def}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	widget := func(groups, names int) []byte {
+		var list []string
+		for i := range names {
+			list = append(list, fmt.Sprintf("%064d", i))
+		}
+		group, _ := json.Marshal(map[string]any{"names": list})
+		gs := strings.Repeat(string(group)+",", groups)
+		return []byte(`{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w","namespace":"a"},"spec":{"groups":[` + strings.TrimSuffix(gs, ",") + `]}}`)
+	}
+	var admitted, shortcut, overBudget, overLimit int
+	for _, c := range []struct{ groups, names int }{
+		{1, 10}, {1, 30}, {1, 36}, {1, 37}, {1, 38}, {1, 40},
+		{3, 36}, {8, 36}, {10, 36}, {11, 36}, {12, 36}, {13, 36}, {20, 36}, {30, 20}, {40, 20},
+	} {
+		raw := widget(c.groups, c.names)
+		want := admit.AdmitSlowly(a, "example.com/v1", "Widget", raw)
+		// Twice: the second time every group is memoized.
+		for range 2 {
+			if got := a.Admit("example.com/v1", "Widget", raw); !reflect.DeepEqual(got, want) {
+				t.Fatalf("%d groups of %d names: the verdict differs from the API server code's\n got %.300s\nwant %.300s", c.groups, c.names, got.Reason, want.Reason)
+			}
+			if _, ok := admit.ShortcutAdmits(a, "example.com/v1", "Widget", raw); ok {
+				shortcut++
+			}
+		}
+		switch {
+		case want.Admitted:
+			admitted++
+		case strings.Contains(want.Reason, "running out of cost budget"):
+			overBudget++
+		case strings.Contains(want.Reason, "call cost exceeds limit"):
+			overLimit++
+		default:
+			t.Errorf("%d groups of %d names: refused for another reason: %.300s", c.groups, c.names, want.Reason)
+		}
+		t.Logf("%d groups of %d names: admitted %v %.120s", c.groups, c.names, want.Admitted, want.Reason)
+	}
+	t.Logf("%d admitted (%d times by the shortcut), %d over the budget, %d over the per-call limit", admitted, shortcut, overBudget, overLimit)
+	if shortcut == 0 || overBudget == 0 || overLimit == 0 {
+		t.Error("the cases do not reach both limits and the shortcut")
+	}
 }
