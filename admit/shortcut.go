@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/cel-go/common/types"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
 	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
@@ -91,6 +92,7 @@ type fastNode struct {
 	// fast their fastRules (nil for a rule only its program evaluates).
 	rules   []cel.CompilationResult
 	texts   []string
+	specs   []apiextensionsv1.ValidationRule
 	fast    []*fastRule
 	adaptor common.Schema
 
@@ -219,7 +221,7 @@ func compileNodeChecks(s *schema.Structural, o *spec.Schema, prover *proverNode)
 		return n
 	}
 	if prover != nil && len(prover.rules) > 0 {
-		n.rules, n.texts, n.adaptor = prover.rules, prover.texts, prover.adaptor
+		n.rules, n.texts, n.specs, n.adaptor = prover.rules, prover.texts, prover.specs, prover.adaptor
 		n.fast = compileFastRules(prover.rules, prover.texts, prover.declType)
 	}
 	native := nativeChecks(n, s, o)
