@@ -438,8 +438,18 @@ type walk struct {
 	status bool
 	// record, in a walk of the experimental channel, is where it records what
 	// the standard channel shares; reuse, in a walk of the standard channel,
-	// is that record.
+	// is that record. A walk with reuse makes no object for a caller: the
+	// values it reads may share the memo's and the defaults'.
 	record, reuse *twinRecord
+}
+
+// own is v, or a copy the caller may own when the walk makes an object for
+// one.
+func (w *walk) own(v any) any {
+	if w.reuse != nil {
+		return v
+	}
+	return deepCopyJSON(v)
 }
 
 // celBudget is the API server's runtime CEL cost budget per object. The
@@ -487,7 +497,7 @@ func (n *fastNode) readMemo(w *walk) (any, bool) {
 	if e, hit := n.memo.get(text); hit {
 		w.r.pos = end
 		w.cost += e.cost
-		return deepCopyJSON(e.value), w.cost < celBudget
+		return w.own(e.value), w.cost < celBudget
 	}
 	before := w.cost
 	v, ok := n.readValue(w)
@@ -589,13 +599,13 @@ func (n *fastNode) readObject(w *walk) (map[string]any, bool) {
 	for _, d := range n.defaults {
 		if _, ok := m[d.name]; !ok {
 			if w.status {
-				m[d.name] = deepCopyJSON(d.value)
+				m[d.name] = w.own(d.value)
 				continue
 			}
 			if !d.ok {
 				return nil, false
 			}
-			m[d.name] = deepCopyJSON(d.value)
+			m[d.name] = w.own(d.value)
 			w.cost += d.cost
 		}
 	}
@@ -835,7 +845,7 @@ func (sc *shortcut) admit(raw []byte, record, reuse *twinRecord) (map[string]any
 			if !d.ok {
 				return nil, false
 			}
-			obj[d.name] = deepCopyJSON(d.value)
+			obj[d.name] = w.own(d.value)
 			w.cost += d.cost
 		}
 	}

@@ -34,11 +34,14 @@ func nodeFingerprint(s *schema.Structural, o *spec.Schema, children map[string]f
 	h := sha256.New()
 	local := *s
 	local.Properties, local.Items = nil, nil
+	// Documentation checks nothing; the channels document fields otherwise.
+	local.Description, local.Title, local.ExternalDocs, local.Example = "", "", nil, schema.JSON{}
 	if s.AdditionalProperties != nil {
 		local.AdditionalProperties = &schema.StructuralOrBool{Bool: s.AdditionalProperties.Bool}
 	}
 	openAPI := *o
 	openAPI.Properties, openAPI.Items = nil, nil
+	openAPI.Description, openAPI.Title, openAPI.ExternalDocs, openAPI.Example = "", "", nil, nil
 	if o.AdditionalProperties != nil {
 		openAPI.AdditionalProperties = &spec.SchemaOrBool{Allows: o.AdditionalProperties.Allows}
 	}
