@@ -53,7 +53,7 @@ type fastRule struct {
 
 // compileFastRules compiles, for the rules of a schema node whose CEL type is
 // declType, what fastRule needs; a nil entry is a rule it does not evaluate.
-func compileFastRules(rules []cel.CompilationResult, texts []string, declType *apiservercel.DeclType) []*fastRule {
+func compileFastRules(rules []cel.CompilationResult, texts []string, declType *apiservercel.DeclType, self common.Schema) []*fastRule {
 	out := make([]*fastRule, len(rules))
 	if declType == nil {
 		return out
@@ -71,7 +71,7 @@ func compileFastRules(rules []cel.CompilationResult, texts []string, declType *a
 			continue
 		}
 		native := checked.NativeRep()
-		c := &celCompiler{checked: native, scope: []string{cel.ScopedVarName}}
+		c := &celCompiler{checked: native, scope: []string{cel.ScopedVarName}, schemas: []common.Schema{self}, schemaOf: map[int64]common.Schema{}}
 		eval, ok := c.compile(native.Expr())
 		if !ok || c.slots > maxCELSlots {
 			continue
@@ -180,14 +180,22 @@ func (r *fastRule) holds(self any, s common.Schema) (holds bool, cost uint64, ok
 // the rule builds, or any other value the adaptor gives (a duration).
 type cval struct {
 	kind   cvalKind
-	str    string
 	num    int64 // an integer, or a boolean as 0 or 1
+	str    string
 	obj    map[string]any
-	list   []any
-	schema common.Schema // of obj or list
-	items  *listItems    // list's items as cvals, made on first iteration
-	built  []cval
-	ref    ref.Val
+	schema common.Schema // of obj, or of a list
+	more   *cvalMore
+}
+
+// cvalMore holds the rest of the rarer kinds of value.
+type cvalMore struct {
+	list []any // vList
+	// items are a list's items as values: for vList made on the first
+	// iteration (a comprehension nested in another iterates the same list
+	// many times), for vBuilt the list itself.
+	items []cval
+	done  bool
+	ref   ref.Val // vRef
 }
 
 type cvalKind uint8
@@ -203,12 +211,7 @@ const (
 	vRef
 )
 
-// listItems caches a list's items: a comprehension nested in another
-// iterates the same list many times.
-type listItems struct {
-	done  bool
-	items []cval
-}
+func builtVal(items []cval) cval { return cval{kind: vBuilt, more: &cvalMore{items: items, done: true}} }
 
 func boolVal(b bool) cval {
 	if b {
@@ -232,7 +235,7 @@ func fromRef(v ref.Val) (cval, bool) {
 	if v == nil || types.IsUnknownOrError(v) {
 		return cval{}, false
 	}
-	return cval{kind: vRef, ref: v}, true
+	return cval{kind: vRef, more: &cvalMore{ref: v}}, true
 }
 
 // box is v as a ref.Val for a function implementation: the adaptor's value
@@ -248,9 +251,9 @@ func (v cval) box() ref.Val {
 	case vObject:
 		return common.UnstructuredToVal(v.obj, v.schema)
 	case vList:
-		return common.UnstructuredToVal(v.list, v.schema)
+		return common.UnstructuredToVal(v.more.list, v.schema)
 	case vRef:
-		return v.ref
+		return v.more.ref
 	}
 	return nil
 }
@@ -264,11 +267,11 @@ func (v cval) size() uint64 {
 	case vObject:
 		return uint64(len(v.obj))
 	case vList:
-		return uint64(len(v.list))
+		return uint64(len(v.more.list))
 	case vBuilt:
-		return uint64(len(v.built))
+		return uint64(len(v.more.items))
 	case vRef:
-		if s, ok := v.ref.(traits.Sizer); ok {
+		if s, ok := v.more.ref.(traits.Sizer); ok {
 			if n, ok := s.Size().(types.Int); ok && n >= 0 {
 				return uint64(n)
 			}
@@ -281,20 +284,8 @@ func (v cval) size() uint64 {
 // gives x of schema s: objects and lists are kept as they are, for the
 // compiled rule to read; scalars are the adaptor's own values.
 func valueOf(x any, s common.Schema) (cval, bool) {
-	if a, ok := s.(*proverAdaptor); ok && a.scalar != "" {
-		// UnstructuredToVal's own conversions, without its checks of the
-		// schema.
-		switch a.scalar {
-		case "string":
-			v, ok := x.(string)
-			return cval{kind: vString, str: v}, ok
-		case "integer":
-			v, ok := x.(int64)
-			return cval{kind: vInt, num: v}, ok
-		case "boolean":
-			v, ok := x.(bool)
-			return boolVal(v), ok
-		}
+	if a, ok := s.(*proverAdaptor); ok && a.scalar != vNone {
+		return scalarOf(x, a.scalar)
 	}
 	if x == nil || s == nil || s.IsXIntOrString() || s.IsXEmbeddedResource() {
 		return cval{}, false
@@ -311,26 +302,44 @@ func valueOf(x any, s common.Schema) (cval, bool) {
 		if !ok || s.Items() == nil {
 			return cval{}, false
 		}
-		return cval{kind: vList, list: l, schema: s, items: &listItems{}}, true
+		return cval{kind: vList, schema: s, more: &cvalMore{list: l}}, true
 	}
 	return fromRef(common.UnstructuredToVal(x, s))
 }
 
-// elements are the values of a list's items, as the adaptor's list gives
-// them.
-func (v cval) elements() ([]cval, bool) {
-	if v.items.done {
-		return v.items.items, true
+// scalarOf is UnstructuredToVal's own conversion of a scalar of a schema
+// without format, checked as it checks it.
+func scalarOf(x any, kind cvalKind) (cval, bool) {
+	switch kind {
+	case vString:
+		v, ok := x.(string)
+		return cval{kind: vString, str: v}, ok
+	case vInt:
+		v, ok := x.(int64)
+		return cval{kind: vInt, num: v}, ok
+	case vBool:
+		v, ok := x.(bool)
+		return boolVal(v), ok
 	}
-	items := make([]cval, len(v.list))
-	for i, x := range v.list {
+	return cval{}, false
+}
+
+// elements are the values of a list's items, as the adaptor's list gives
+// them, or a built list's items.
+func (v cval) elements() ([]cval, bool) {
+	m := v.more
+	if m.done {
+		return m.items, true
+	}
+	items := make([]cval, len(m.list))
+	for i, x := range m.list {
 		item, ok := valueOf(x, v.schema.Items())
 		if !ok {
 			return nil, false
 		}
 		items[i] = item
 	}
-	v.items.items, v.items.done = items, true
+	m.items, m.done = items, true
 	return items, true
 }
 
@@ -409,11 +418,18 @@ func satMul(a, b uint64) uint64 {
 	return a * b
 }
 
-// celCompiler compiles a checked expression into celNodes.
+// celCompiler compiles a checked expression into celNodes. Where it knows
+// the schema of an expression's values (self's, a field's of a value whose
+// schema it knows, an item's of a list whose schema it knows), the compiled
+// field selections look the field's schema up once, when compiling, for
+// values of that schema.
 type celCompiler struct {
 	checked *ast.AST
-	scope   []string // the variables in scope, by slot
+	scope   []string        // the variables in scope, by slot
+	schemas []common.Schema // their schemas, when known
 	slots   int
+	// schemaOf is the schema of an expression's values, by id, when known.
+	schemaOf map[int64]common.Schema
 }
 
 func (c *celCompiler) slot(name string) (int, bool) {
@@ -433,9 +449,12 @@ func (c *celCompiler) compile(x ast.Expr) (celNode, bool) {
 		return func(*celFrame) (cval, bool) { return v, true }, ok
 	case ast.IdentKind:
 		i, ok := c.slot(x.AsIdent())
+		if ok && c.schemas[i] != nil {
+			c.schemaOf[x.ID()] = c.schemas[i]
+		}
 		return func(f *celFrame) (cval, bool) { return f.vars[i], f.charge(identCharge) }, ok
 	case ast.SelectKind:
-		return c.compileSelect(x.AsSelect())
+		return c.compileSelect(x.ID(), x.AsSelect())
 	case ast.ListKind:
 		l := x.AsList()
 		if len(l.OptionalIndices()) > 0 {
@@ -454,7 +473,7 @@ func (c *celCompiler) compile(x ast.Expr) (celNode, bool) {
 				}
 				out[i] = v
 			}
-			return cval{kind: vBuilt, built: out}, true
+			return builtVal(out), true
 		}, ok
 	case ast.ComprehensionKind:
 		return c.compileComprehension(x.AsComprehension())
@@ -479,7 +498,7 @@ func (c *celCompiler) compileAll(xs []ast.Expr) ([]celNode, bool) {
 // compileSelect is a field selection, or has() when test-only, with the
 // adaptor's semantics (unstructuredMap.Find and Contains): a missing field is
 // an error, or false for has(); has() converts the value too.
-func (c *celCompiler) compileSelect(s ast.SelectExpr) (celNode, bool) {
+func (c *celCompiler) compileSelect(id int64, s ast.SelectExpr) (celNode, bool) {
 	operand, ok := c.compile(s.Operand())
 	if !ok {
 		return nil, false
@@ -490,10 +509,44 @@ func (c *celCompiler) compileSelect(s ast.SelectExpr) (celNode, bool) {
 		return nil, false
 	}
 	testOnly := s.IsTestOnly()
+	// The field's schema in values of the schema the operand is known to
+	// have.
+	known := c.schemaOf[s.Operand().ID()]
+	var knownChild common.Schema
+	var knownScalar cvalKind
+	if a, ok := known.(*proverAdaptor); ok && a.Properties() != nil {
+		if child := a.Properties()[unescaped]; child != nil {
+			knownChild = child
+			if !testOnly {
+				c.schemaOf[id] = child
+			}
+			if ca, ok := child.(*proverAdaptor); ok {
+				knownScalar = ca.scalar
+			}
+		}
+	}
 	return func(f *celFrame) (cval, bool) {
 		o, ok := operand(f)
 		if !ok || o.kind != vObject || !f.charge(selectCharge) {
 			return cval{}, false
+		}
+		if knownChild != nil && o.schema == known {
+			v, present := o.obj[unescaped]
+			if !present || v == nil {
+				return boolVal(false), testOnly
+			}
+			if knownScalar != vNone {
+				val, ok := scalarOf(v, knownScalar)
+				if testOnly {
+					return boolVal(true), ok
+				}
+				return val, ok
+			}
+			val, ok := valueOf(v, knownChild)
+			if testOnly {
+				return boolVal(true), ok
+			}
+			return val, ok
 		}
 		name, child := escaped, common.Schema(nil)
 		props := o.schema.Properties()
@@ -520,13 +573,18 @@ func (c *celCompiler) compileComprehension(x ast.ComprehensionExpr) (celNode, bo
 	}
 	rng, ok1 := c.compile(x.IterRange())
 	accuInit, ok2 := c.compile(x.AccuInit())
+	var item common.Schema
+	if list := c.schemaOf[x.IterRange().ID()]; list != nil && list.Type() == "array" {
+		item = list.Items()
+	}
 	iterSlot, accuSlot := len(c.scope), len(c.scope)+1
 	c.scope = append(c.scope, x.IterVar(), x.AccuVar())
+	c.schemas = append(c.schemas, item, nil)
 	cond, ok3 := c.compile(x.LoopCondition())
 	step, ok4 := c.compile(x.LoopStep())
 	c.scope[iterSlot] = "" // the result sees the accumulator only
 	result, ok5 := c.compile(x.Result())
-	c.scope = c.scope[:iterSlot]
+	c.scope, c.schemas = c.scope[:iterSlot], c.schemas[:iterSlot]
 	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 {
 		return nil, false
 	}
@@ -538,12 +596,10 @@ func (c *celCompiler) compileComprehension(x ast.ComprehensionExpr) (celNode, bo
 		var items []cval
 		unordered := false
 		switch r.kind {
-		case vList:
+		case vList, vBuilt:
 			if items, ok = r.elements(); !ok {
 				return cval{}, false
 			}
-		case vBuilt:
-			items = r.built
 		case vObject:
 			// The keys of a map (additionalProperties); the adaptor iterates
 			// them in Go's map order, so a result that depends on the order
@@ -633,6 +689,9 @@ func (c *celCompiler) compileCall(x ast.Expr) (celNode, bool) {
 		if len(args) != 2 {
 			return nil, false
 		}
+		if list := c.schemaOf[argExprs[0].ID()]; list != nil && list.Type() == "array" && list.Items() != nil {
+			c.schemaOf[x.ID()] = list.Items()
+		}
 		return func(f *celFrame) (cval, bool) {
 			l, ok1 := args[0](f)
 			i, ok2 := args[1](f)
@@ -641,15 +700,15 @@ func (c *celCompiler) compileCall(x ast.Expr) (celNode, bool) {
 			}
 			switch l.kind {
 			case vList:
-				if i.num >= int64(len(l.list)) {
+				if i.num >= int64(len(l.more.list)) {
 					return cval{}, false
 				}
-				return valueOf(l.list[i.num], l.schema.Items())
+				return valueOf(l.more.list[i.num], l.schema.Items())
 			case vBuilt:
-				if i.num >= int64(len(l.built)) {
+				if i.num >= int64(len(l.more.items)) {
 					return cval{}, false
 				}
-				return l.built[i.num], true
+				return l.more.items[i.num], true
 			}
 			return cval{}, false
 		}, true
@@ -667,19 +726,22 @@ func (c *celCompiler) compileCall(x ast.Expr) (celNode, bool) {
 	}
 	return func(f *celFrame) (cval, bool) {
 		base := len(f.args)
-		defer func() { f.args = f.args[:base] }()
 		for _, a := range args {
 			v, ok := a(f)
 			if !ok {
+				f.args = f.args[:base]
 				return cval{}, false
 			}
 			f.args = append(f.args, v)
 		}
 		vals := f.args[base:]
-		if !f.charge(callCharge(vals)) {
-			return cval{}, false
+		var r cval
+		ok := f.charge(callCharge(vals))
+		if ok {
+			r, ok = op(vals)
 		}
-		return op(vals)
+		f.args = f.args[:base]
+		return r, ok
 	}, true
 }
 
@@ -712,7 +774,7 @@ func nativeOp(id, fn string, args []ast.Expr) callOp {
 				return other(a)
 			}
 			// The program tests membership with Equal.
-			for _, e := range a[1].built {
+			for _, e := range a[1].more.items {
 				eq, ok := equal(a[0], e)
 				if !ok {
 					return cval{}, false
@@ -728,7 +790,7 @@ func nativeOp(id, fn string, args []ast.Expr) callOp {
 			if a[0].kind != vBuilt || a[1].kind != vBuilt {
 				return cval{}, false
 			}
-			return cval{kind: vBuilt, built: append(append([]cval{}, a[0].built...), a[1].built...)}, true
+			return builtVal(append(append([]cval{}, a[0].more.items...), a[1].more.items...)), true
 		}
 	case overloads.AddInt64:
 		return func(a []cval) (cval, bool) {
@@ -766,9 +828,9 @@ func nativeOp(id, fn string, args []ast.Expr) callOp {
 		return func(a []cval) (cval, bool) {
 			switch a[0].kind {
 			case vList:
-				return cval{kind: vInt, num: int64(len(a[0].list))}, true
+				return cval{kind: vInt, num: int64(len(a[0].more.list))}, true
 			case vBuilt:
-				return cval{kind: vInt, num: int64(len(a[0].built))}, true
+				return cval{kind: vInt, num: int64(len(a[0].more.items))}, true
 			}
 			return cval{}, false
 		}

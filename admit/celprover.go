@@ -241,8 +241,9 @@ type proverAdaptor struct {
 	items      common.Schema
 	additional common.SchemaOrBool
 	// scalar is the CEL type common.UnstructuredToVal gives a value of the
-	// schema without converting it (no format, not int-or-string), or "".
-	scalar string
+	// schema without converting it (no format, not int-or-string): vString,
+	// vInt or vBool, else vNone.
+	scalar cvalKind
 }
 
 func newProverAdaptor(s *schema.Structural) common.Schema {
@@ -253,10 +254,12 @@ func newProverAdaptor(s *schema.Structural) common.Schema {
 			switch format {
 			case "duration", "date", "date-time", "byte":
 			default:
-				a.scalar = s.Type
+				a.scalar = vString
 			}
-		case "integer", "boolean":
-			a.scalar = s.Type
+		case "integer":
+			a.scalar = vInt
+		case "boolean":
+			a.scalar = vBool
 		}
 	}
 	if s.Properties != nil {

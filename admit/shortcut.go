@@ -222,7 +222,7 @@ func compileNodeChecks(s *schema.Structural, o *spec.Schema, prover *proverNode)
 	}
 	if prover != nil && len(prover.rules) > 0 {
 		n.rules, n.texts, n.specs, n.adaptor = prover.rules, prover.texts, prover.specs, prover.adaptor
-		n.fast = compileFastRules(prover.rules, prover.texts, prover.declType)
+		n.fast = compileFastRules(prover.rules, prover.texts, prover.declType, prover.adaptor)
 	}
 	native := nativeChecks(n, s, o)
 	switch s.Type {
