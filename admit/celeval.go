@@ -211,7 +211,9 @@ const (
 	vRef
 )
 
-func builtVal(items []cval) cval { return cval{kind: vBuilt, more: &cvalMore{items: items, done: true}} }
+func builtVal(items []cval) cval {
+	return cval{kind: vBuilt, more: &cvalMore{items: items, done: true}}
+}
 
 func boolVal(b bool) cval {
 	if b {
