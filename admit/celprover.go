@@ -6,7 +6,6 @@ import (
 
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/interpreter"
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel/model"
@@ -36,10 +35,9 @@ type celProver struct {
 // children that hold rules below.
 type proverNode struct {
 	rules []cel.CompilationResult
-	// texts are the rules' expressions, specs the rules as the CRD gives
-	// them, and declType self's CEL type, for fastRule and its errors.
+	// texts are the rules' expressions and declType self's CEL type, for
+	// fastRule.
 	texts      []string
-	specs      []apiextensionsv1.ValidationRule
 	declType   *apiservercel.DeclType
 	adaptor    common.Schema
 	properties map[string]*proverNode
@@ -90,7 +88,6 @@ func proverTree(s *schema.Structural, declType *apiservercel.DeclType) (*proverN
 			}
 			n.rules = append(n.rules, r)
 			n.texts = append(n.texts, s.XValidations[i].Rule)
-			n.specs = append(n.specs, s.XValidations[i])
 		}
 		if len(n.rules) > 0 {
 			n.adaptor = newProverAdaptor(s)

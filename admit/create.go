@@ -149,23 +149,16 @@ func (v *servedVersion) create(raw []byte, rec *twinRecord) (*unstructured.Unstr
 			return &unstructured.Unstructured{Object: obj}, nil
 		}
 	}
-	return v.createWith(raw, true)
+	return v.createSlowly(raw)
 }
 
 // createSlowly is create with the API server's code alone.
 func (v *servedVersion) createSlowly(raw []byte) (*unstructured.Unstructured, *rejection) {
-	return v.createWith(raw, false)
-}
-
-// createWith is create after the shortcut has left the object to the API
-// server's code, which finds the CEL rules' errors with shortcut.celErrors
-// when shortcuts is set.
-func (v *servedVersion) createWith(raw []byte, shortcuts bool) (*unstructured.Unstructured, *rejection) {
 	u, rej := v.decode(raw)
 	if rej != nil {
 		return nil, rej
 	}
-	if name, errs := v.validate(u, shortcuts); len(errs) > 0 {
+	if name, errs := v.validate(u); len(errs) > 0 {
 		return nil, &rejection{errs: errs, name: name}
 	}
 	return u, nil
@@ -270,10 +263,7 @@ func (v *servedVersion) coerce(u *unstructured.Unstructured) ([]string, error) {
 //
 // It works on a copy of the top level and of metadata, so that u keeps what the
 // user wrote (status, creationTimestamp) for the caller.
-//
-// With shortcuts, the CEL rules' errors are found by shortcut.celErrors when
-// it can find them, else by the API server's validator.
-func (v *servedVersion) validate(u *unstructured.Unstructured, shortcuts bool) (name string, errs field.ErrorList) {
+func (v *servedVersion) validate(u *unstructured.Unstructured) (name string, errs field.ErrorList) {
 	obj := &unstructured.Unstructured{Object: make(map[string]any, len(u.Object))}
 	for k, val := range u.Object {
 		obj.Object[k] = val
@@ -298,9 +288,7 @@ func (v *servedVersion) validate(u *unstructured.Unstructured, shortcuts bool) (
 	if v.hasRules {
 		if blocking := blockingError(errs); blocking != nil {
 			errs = append(errs, blocking)
-		} else if celErrs, ok := v.celErrors(obj.Object, shortcuts); ok {
-			errs = append(errs, inFieldOrder(celErrs)...)
-		} else {
+		} else if v.prover == nil || !v.prover.holds(obj.Object) {
 			celErrs, _ := v.cel().Validate(context.Background(), nil, v.structural, obj.Object, nil, celconfig.RuntimeCELCostBudget)
 			errs = append(errs, inFieldOrder(celErrs)...)
 		}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/google/cel-go/common/types"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apiserver/pkg/cel/common"
 
 	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
@@ -169,38 +168,4 @@ func CheckFastRules(a *Admitter, apiVersion, kind string, raw []byte) (FastRuleC
 	}
 	walk(v.shortcut.root, u.Object, "")
 	return out, true
-}
-
-// CELErrorsAndValidator decodes raw as the API server would and finds its CEL
-// errors both with shortcut.celErrors (ok false when it leaves them to the
-// validator) and with the API server's validator, each in the order validate
-// reports them.
-func CELErrorsAndValidator(a *Admitter, apiVersion, kind string, raw []byte) (fast []string, ok bool, validator []string, decoded bool) {
-	gv, err := k8sschema.ParseGroupVersion(apiVersion)
-	if err != nil {
-		return nil, false, nil, false
-	}
-	compile, err := a.kinds[gv.WithKind(kind).GroupKind()].version(gv.Version)
-	if err != nil || compile == nil {
-		return nil, false, nil, false
-	}
-	v, err := compile()
-	if err != nil || !v.hasRules {
-		return nil, false, nil, false
-	}
-	u, rej := v.decode(raw)
-	if rej != nil {
-		return nil, false, nil, false
-	}
-	prepareForCreate(u, v.namespaced, v.hasStatus)
-	fastErrs, ok := v.celErrors(u.Object, true)
-	slowErrs, _ := v.cel().Validate(context.Background(), nil, v.structural, u.Object, nil, celconfig.RuntimeCELCostBudget)
-	str := func(errs field.ErrorList) []string {
-		var out []string
-		for _, e := range inFieldOrder(errs) {
-			out = append(out, e.Error())
-		}
-		return out
-	}
-	return str(fastErrs), ok, str(slowErrs), true
 }

@@ -11,7 +11,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/cel-go/common/types"
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
 	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
@@ -92,7 +91,6 @@ type fastNode struct {
 	// fast their fastRules (nil for a rule only its program evaluates).
 	rules   []cel.CompilationResult
 	texts   []string
-	specs   []apiextensionsv1.ValidationRule
 	fast    []*fastRule
 	adaptor common.Schema
 
@@ -221,7 +219,7 @@ func compileNodeChecks(s *schema.Structural, o *spec.Schema, prover *proverNode)
 		return n
 	}
 	if prover != nil && len(prover.rules) > 0 {
-		n.rules, n.texts, n.specs, n.adaptor = prover.rules, prover.texts, prover.specs, prover.adaptor
+		n.rules, n.texts, n.adaptor = prover.rules, prover.texts, prover.adaptor
 		n.fast = compileFastRules(prover.rules, prover.texts, prover.declType, prover.adaptor)
 	}
 	native := nativeChecks(n, s, o)

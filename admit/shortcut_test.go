@@ -311,38 +311,3 @@ spec:
 		t.Error("the cases do not reach both limits and the shortcut")
 	}
 }
-
-// shortcut.celErrors, which finds the CEL errors of refused objects, finds
-// exactly the errors the API server's validator finds, worded alike, on every
-// object of the corpus it answers for; and it answers for most of them (the
-// CEL cases break every rule).
-func TestCELErrorsAgreeWithValidator(t *testing.T) {
-	corpus := shortcutCorpus(t)
-	for _, ch := range []admit.Channel{admit.Standard, admit.Experimental} {
-		t.Run(string(ch), func(t *testing.T) {
-			a := builtin(t, ch)
-			var compared, answered, withErrors int
-			for _, o := range corpus {
-				fast, ok, validator, decoded := admit.CELErrorsAndValidator(a, o.apiVersion, o.kind, o.raw)
-				if !decoded {
-					continue
-				}
-				compared++
-				if !ok {
-					continue
-				}
-				answered++
-				if len(validator) > 0 {
-					withErrors++
-				}
-				if !reflect.DeepEqual(fast, validator) {
-					t.Errorf("%s %s: CEL errors\n got %q\nwant %q\n  object %.300s", o.apiVersion, o.kind, fast, validator, o.raw)
-				}
-			}
-			t.Logf("%d objects, %d answered by celErrors, %d of them with errors", compared, answered, withErrors)
-			if answered < compared*9/10 || withErrors == 0 {
-				t.Error("celErrors answers too few objects, or none with errors")
-			}
-		})
-	}
-}
