@@ -10,6 +10,24 @@
 // schema, pruning, defaulting, OpenAPI and CEL validation), composed in the order
 // the API server composes it for a create request with dryRun=All; the
 // differential test in e2e holds the verdicts equal to a real kube-apiserver's.
+//
+// Most objects are shown admitted without that code, by a shortcut
+// (shortcut.go) many times faster. The shortcut only proves admission: it
+// checks with the API server's rules (its defaulting, OpenAPI and ObjectMeta
+// validation code where it does not make a check natively, the CEL programs
+// the API server compiles, or closures whose charged cost bounds theirs), and
+// on anything it cannot show valid it gives up and the API server's code runs
+// as above. So every refusal, and every word of its message, is that code's;
+// the shortcut can only be wrong by admitting what the API server refuses, and
+// these tests hold it to the API server's code on that:
+// TestShortcutAgreesWithAPIServerCode (every corpus object, both channels, the
+// stored object and the standard channel's warning), FuzzShortcut and
+// FuzzShortcutMutations (arbitrary bytes, and valid objects changed one value
+// at a time), TestFastRulesAgreeWithPrograms and FuzzFastRules (CEL closures
+// against the rules' programs, and their cost bound), TestCELProverAgreesWithValidator
+// and FuzzCELProver, and TestShortcutKeepsTheCostBudget (memoized values keep
+// the per-object CEL budget); e2e's TestClusterAdmission holds both paths to a
+// real kube-apiserver.
 package admit
 
 import (

@@ -10,6 +10,11 @@ import (
 // cost of its rules. A text is remembered the second time it is seen, so that
 // values met once (names, hostnames) cost no memory; what it keeps is bounded,
 // and forgotten shard by shard when full.
+//
+// It only ever holds values the shortcut showed valid (a value it gave up on is
+// not remembered), so a hit can only prove admission, as the reading it stands
+// for; TestShortcutKeepsTheCostBudget holds the costs it replays to the API
+// server's budget.
 type memo struct {
 	shards [memoShards]memoShard
 }

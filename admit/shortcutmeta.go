@@ -11,6 +11,15 @@ import (
 	kjson "sigs.k8s.io/json"
 )
 
+// The shortcut's metadata: it reads an object's metadata into what the API
+// server stores, and shows it valid with the API server's ObjectMeta
+// validation functions (ValidateObjectMetaAccessor, or, for metadata of names,
+// labels and annotations only, the same checks called one by one). Metadata it
+// does not read, or that any check refuses, gives up: the API server's code
+// (validate) runs and words the refusal. TestAdmitObjectMeta,
+// TestShortcutAgreesWithAPIServerCode and FuzzShortcutMutations hold it to
+// that code.
+
 // fastMeta is an object's metadata as the API server stores it (read back
 // from the typed ObjectMeta it decodes it into) and that typed ObjectMeta.
 type fastMeta struct {
