@@ -377,6 +377,8 @@ type Attachment struct {
 	Parent   *ParentResult
 	Listener *ListenerResult
 	// Hostnames are the intersected hostnames (spec 003); a single "" means any.
+	// Attachments with equal hostnames may share one slice: read it, do not
+	// change it.
 	Hostnames []string
 }
 

@@ -1,8 +1,6 @@
 package analyze
 
 import (
-	"slices"
-
 	"github.com/kubectl-gwtls/kubectl-gwtls/hostname"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
@@ -51,7 +49,10 @@ func (e *engine) routes() {
 		var ar arena // this range's results
 		att := make([][]*Attachment, len(listeners))
 		ina := make([][]*RouteResult, len(listeners))
-		var seen []*ListenerResult // reused: listeners this route already counts on
+		// counted[l] is i+1 once route i counts on listener l: a mark per
+		// listener rather than a list to search, as one route may attach to
+		// thousands of listeners.
+		counted := make([]int32, len(listeners))
 		for i := lo; i < hi; i++ {
 			rr := e.route(routes[i], nsOf[i], &ar)
 			results[i] = rr
@@ -59,20 +60,20 @@ func (e *engine) routes() {
 			// A route counts once per listener: first where it attached, then where
 			// it would attach if the listener were accepted
 			// (ListenerStatus.AttachedRoutes).
-			seen = seen[:0]
+			mark := int32(i + 1)
 			for _, p := range rr.Parents {
 				for _, a := range p.Attachments {
-					if !slices.Contains(seen, a.Listener) {
-						att[a.Listener.num] = append(att[a.Listener.num], a)
-						seen = append(seen, a.Listener)
+					if n := a.Listener.num; counted[n] != mark {
+						att[n] = append(att[n], a)
+						counted[n] = mark
 					}
 				}
 			}
 			for _, p := range rr.Parents {
 				for _, l := range p.inactive {
-					if !slices.Contains(seen, l) {
+					if counted[l.num] != mark {
 						ina[l.num] = append(ina[l.num], rr)
-						seen = append(seen, l)
+						counted[l.num] = mark
 					}
 				}
 			}
