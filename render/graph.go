@@ -139,7 +139,13 @@ func NewGraph(res *analyze.Result) Graph {
 	for i, k := range keyed {
 		routes[i] = k.r
 	}
+	// A route's node ID is looked up once per route, not once per listener
+	// it attaches to: a route may attach to thousands.
+	routeIDs := make(map[*analyze.RouteResult]string, len(routes))
 	routeNode := func(r *analyze.RouteResult) string {
+		if id, ok := routeIDs[r]; ok {
+			return id
+		}
 		rt := r.Route
 		status, bad := graphRouteStatus(r)
 		lines := []string{rt.Kind + " " + model.NameOf(&rt.ObjectMeta).String()}
@@ -151,7 +157,9 @@ func NewGraph(res *analyze.Result) Graph {
 			lines = append(lines, strings.Join(hs, ", "))
 		}
 		lines = append(lines, status)
-		return b.node(routeKey(r), "r", NodeRoute, bad, lines...)
+		id := b.node(routeKey(r), "r", NodeRoute, bad, lines...)
+		routeIDs[r] = id
+		return id
 	}
 	// Declare route nodes in order before any edge needs them.
 	for _, r := range routes {
@@ -159,12 +167,21 @@ func NewGraph(res *analyze.Result) Graph {
 			routeNode(r)
 		}
 	}
+	// A listener lists a route once, so these edges are distinct, from each
+	// other and from every other edge (none other goes from a listener to a
+	// route): they skip the builder's set. Attachments of one route often
+	// share their hostnames (analyze.Attachment), and then their label.
+	var lastHosts []string
+	var lastLabel string
 	for _, a := range attachments {
 		lid, ok := listenerIDs[a.Listener]
 		if !ok {
 			continue
 		}
-		b.edge(GraphEdge{From: lid, To: routeNode(a.Route), Label: hostnamesLabel(a.Hostnames)})
+		if len(a.Hostnames) == 0 || len(lastHosts) != len(a.Hostnames) || &lastHosts[0] != &a.Hostnames[0] {
+			lastHosts, lastLabel = a.Hostnames, hostnamesLabel(a.Hostnames)
+		}
+		b.g.Edges = append(b.g.Edges, GraphEdge{From: lid, To: routeNode(a.Route), Label: lastLabel})
 	}
 	// Backends, then the rejected parents.
 	for _, r := range routes {
