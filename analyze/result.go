@@ -39,6 +39,18 @@ type Result struct {
 	Suppressed []Finding
 	// Baseline is the comparison with a baseline; nil without one.
 	Baseline *BaselineComparison
+	// Bounded says what the engine left out to stay within its work bound;
+	// nil when it decided everything.
+	Bounded *WorkBound
+}
+
+// WorkBound is what the engine did not decide to stay within
+// Options.MaxAttachmentChecks.
+type WorkBound struct {
+	// Limit is the bound; Needed is the attachment checks the whole input needs.
+	Limit, Needed int64
+	// Skipped is the number of routes not attached (RouteResult.Skipped).
+	Skipped int
 }
 
 // Condition is a status condition as a controller writes it, plus the fix this tool
@@ -185,6 +197,10 @@ type RouteResult struct {
 	InvalidHostnames []string
 	// Lints are problems of the route's implementation-specific annotations.
 	Lints []rules.Problem
+	// Skipped is why the route was not attached (analysis/WorkBounded): its
+	// parents are undecided and unwritten. nil for every route the engine
+	// attached.
+	Skipped *rules.Problem
 
 	now *metav1.Time // the analysis time, for conditions built on demand
 	// refs is what most routes do not have: a reference that does not resolve,

@@ -40,6 +40,7 @@ func (e *engine) routes() {
 	// listener (listeners are numbered for that); the lists are then joined per
 	// listener in range order, which is route order.
 	listeners := e.numberListeners()
+	budget := e.planAttachments(routes)
 	c := chunks(len(routes))
 	attached := make([][][]*Attachment, c)
 	inactive := make([][][]*RouteResult, c)
@@ -54,7 +55,10 @@ func (e *engine) routes() {
 		// thousands of listeners.
 		counted := make([]int32, len(listeners))
 		for i := lo; i < hi; i++ {
-			rr := e.route(routes[i], nsOf[i], &ar)
+			rr := e.route(routes[i], nsOf[i], &ar, !budget.skips(i))
+			if budget.skips(i) {
+				e.skip(rr, i, &budget)
+			}
 			results[i] = rr
 			routeFindings(&e.routeFindings[k], rr) // while the route is in cache
 			// A route counts once per listener: first where it attached, then where
@@ -85,6 +89,9 @@ func (e *engine) routes() {
 		listeners[i].Inactive = join(inactive, i)
 	})
 	e.res.Routes = results
+	if n := len(routes) - budget.kept; n > 0 {
+		e.res.Bounded = &WorkBound{Limit: budget.limit, Needed: budget.needed, Skipped: n}
+	}
 }
 
 // numberListeners numbers every listener routes can reach (ListenerResult.num)
@@ -129,9 +136,10 @@ func join[T any](parts [][][]T, i int) []T {
 	return out
 }
 
-// route decides one route: hostnames, backends, then every parentRef. nsID is
-// the number selectorTables know the route's namespace by.
-func (e *engine) route(r *model.Route, nsID int32, a *arena) *RouteResult {
+// route decides one route: hostnames, backends, then every parentRef unless
+// attach is false (the caller decides its parents). nsID is the number
+// selectorTables know the route's namespace by.
+func (e *engine) route(r *model.Route, nsID int32, a *arena, attach bool) *RouteResult {
 	rr := a.route()
 	rr.Route, rr.now = r, e.nowp
 	if r.HasHostnames() {
@@ -144,6 +152,9 @@ func (e *engine) route(r *model.Route, nsID int32, a *arena) *RouteResult {
 	e.resolveBackends(rr, a)
 	if n := len(r.ParentRefs); n > 0 {
 		rr.Parents = a.parentResults(n)
+		if !attach {
+			return rr
+		}
 		for i := range r.ParentRefs {
 			e.attach(rr.Parents[i], rr, i, &r.ParentRefs[i], nsID, a)
 		}

@@ -46,6 +46,9 @@ type InputOptions struct {
 	AllowEmpty bool
 	// MaxInputBytes is --max-input-bytes, a quantity (1Gi).
 	MaxInputBytes string
+	// MaxAttachmentChecks is --max-attachment-checks, the engine's bound on
+	// attaching routes.
+	MaxAttachmentChecks int64
 
 	// AllowMixedTermination: the implementation serves HTTPS and TLS
 	// Passthrough listeners on one port (analyze.Options).
@@ -102,7 +105,7 @@ const (
 
 // NewInputOptions returns InputOptions with kubectl's defaults.
 func NewInputOptions(configFlags *genericclioptions.ConfigFlags) *InputOptions {
-	o := &InputOptions{ConfigFlags: configFlags, ChunkSize: 500, MaxInputBytes: "1Gi"}
+	o := &InputOptions{ConfigFlags: configFlags, ChunkSize: 500, MaxInputBytes: "1Gi", MaxAttachmentChecks: analyze.DefaultMaxAttachmentChecks}
 	o.FileFlags = &genericclioptions.FileNameFlags{
 		Usage:     "files, folders or - (stdin) with Gateway API manifests; omit -f and -k to read the cluster",
 		Filenames: &o.filenames,
@@ -130,6 +133,8 @@ func (o *InputOptions) AddFlags(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&o.AllowEmpty, "allow-empty", false, "accept an input without any Gateway API object (by default that is an error, exit 2)")
 	cmd.Flags().StringVar(&o.MaxInputBytes, "max-input-bytes", o.MaxInputBytes, "the most one run reads, from files and stdin or from the cluster's responses (a quantity: 512Mi, 2Gi)")
 	cmd.Flags().BoolVar(&o.AllowMixedTermination, "allow-mixed-termination", false, "the implementation serves HTTPS (Terminate) and TLS Passthrough listeners on one port, routing on SNI; without it they conflict, as GEP-2643 says (TLS/Terminate beside TLS/Passthrough is the TLSRouteModeMixed feature)")
+	cmd.Flags().Int64Var(&o.MaxAttachmentChecks, "max-attachment-checks", o.MaxAttachmentChecks,
+		"the most attachment checks (one route hostname against one listener its parentRefs select) the analysis makes; routes past it are not attached, each with an analysis/WorkBounded finding")
 }
 
 // AddDriftFlag registers --drift, on the commands that report what drift
@@ -254,6 +259,9 @@ func (o *InputOptions) Validate() error {
 	if err := validWarnExpiry(o.WarnExpiry); err != nil {
 		return err
 	}
+	if o.MaxAttachmentChecks < 1 {
+		return usageErrorf("--max-attachment-checks %d: want at least 1 (default %d)", o.MaxAttachmentChecks, analyze.DefaultMaxAttachmentChecks)
+	}
 	_, err := checkSupportedFeatures(o.SupportedFeatures)
 	return err
 }
@@ -346,6 +354,10 @@ func (o *InputOptions) Result(ctx context.Context, streams genericiooptions.IOSt
 	res := o.Analyze(m)
 	analyzed := time.Now()
 	drifted := o.addDrift(res)
+	if b := res.Bounded; b != nil {
+		fmt.Fprintf(streams.ErrOut, "warning: %d of %d routes were not attached: the input needs %d attachment checks, past --max-attachment-checks %d; each has an analysis/WorkBounded finding\n",
+			b.Skipped, len(res.Routes), b.Needed, b.Limit)
+	}
 	if err := o.triage(res, streams); err != nil {
 		return nil, err
 	}
@@ -366,7 +378,8 @@ func (o *InputOptions) Result(ctx context.Context, streams genericiooptions.IOSt
 // Analyze runs the engine with the completed options.
 func (o *InputOptions) Analyze(m *model.Model) *analyze.Result {
 	return analyze.Analyze(m, analyze.Options{Controller: o.Controller, Now: o.now, External: o.external, Features: o.features,
-		AllowMixedTermination: o.AllowMixedTermination, WarnExpiry: o.WarnExpiry, CABundle: o.caBundle, Trace: o.trace, TraceOnly: o.traceOnly})
+		AllowMixedTermination: o.AllowMixedTermination, WarnExpiry: o.WarnExpiry, CABundle: o.caBundle, Trace: o.trace, TraceOnly: o.traceOnly,
+		MaxAttachmentChecks: o.MaxAttachmentChecks})
 }
 
 // skippedSummary tells on stderr which kinds were not analyzed, so a user can see
