@@ -359,7 +359,7 @@ func (g Graph) DOT(w io.Writer) error {
 	b.WriteString("  node [fontname=\"Helvetica\", fontsize=10];\n")
 	b.WriteString("  edge [fontname=\"Helvetica\", fontsize=9];\n")
 	for _, n := range g.Nodes {
-		attrs := []string{"label=" + dotQuote(strings.Join(n.Lines, "\n"))}
+		attrs := []string{"label=" + dotQuote(n.Lines...)}
 		switch n.Kind {
 		case NodeGateway:
 			attrs = append(attrs, "shape=box", "style=\"bold\"")
@@ -396,18 +396,24 @@ func (g Graph) DOT(w io.Writer) error {
 	return err
 }
 
-// dotQuote quotes a DOT string: backslashes and quotes escaped, newlines as \n.
-func dotQuote(s string) string {
-	return `"` + dotEscape.Replace(s) + `"`
+// dotQuote quotes lines as a DOT string: backslashes and quotes escaped, the
+// lines joined with \n, and controls within a line as TerminalText writes them
+// (a graph is read in a terminal as often as Graphviz draws it).
+func dotQuote(lines ...string) string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = dotEscape.Replace(TerminalText(l))
+	}
+	return `"` + strings.Join(out, `\n`) + `"`
 }
 
 // The replacers are built once, not per label: a graph has a label per object.
 var (
-	dotEscape     = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\r", "")
+	dotEscape     = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
 	mermaidEscape = strings.NewReplacer(
 		"#", "#35;", `"`, "#quot;", "<", "#lt;", ">", "#gt;", "|", "#124;",
 		"[", "#91;", "]", "#93;", "{", "#123;", "}", "#125;",
-		"`", "#96;", "\n", " ", "\r", "")
+		"`", "#96;")
 )
 
 // Mermaid writes the graph as a Mermaid flowchart, which GitHub renders in
@@ -464,7 +470,7 @@ func (g Graph) Mermaid(w io.Writer) error {
 func mermaidText(lines ...string) string {
 	out := make([]string, len(lines))
 	for i, l := range lines {
-		out[i] = mermaidEscape.Replace(l)
+		out[i] = mermaidEscape.Replace(TerminalText(l))
 	}
 	return strings.Join(out, "<br>")
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/kubectl-gwtls/kubectl-gwtls/drift"
 	"github.com/kubectl-gwtls/kubectl-gwtls/load"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
+	"github.com/kubectl-gwtls/kubectl-gwtls/render"
 )
 
 // InputOptions are the flags every command that reads configuration shares: where
@@ -328,7 +329,7 @@ func (o *InputOptions) requireSomething(m *model.Model, streams genericiooptions
 	case err == nil:
 		return nil
 	case o.AllowEmpty:
-		fmt.Fprintf(streams.ErrOut, "warning: %s: %v (--allow-empty)\n", where, err)
+		fmt.Fprintf(streams.ErrOut, "warning: %s (--allow-empty)\n", render.TerminalText(fmt.Sprintf("%s: %v", where, err)))
 		return nil
 	}
 	return loadError{fmt.Errorf("%s: %w: give the manifests or the namespace that hold your Gateways and routes, or pass --allow-empty if an input without any is expected", where, err)}
