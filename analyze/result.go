@@ -128,6 +128,8 @@ type ListenerResult struct {
 	Gateway     *GatewayResult
 	ListenerSet *ListenerSetResult // nil for the Gateway's own listeners
 	Listener    gwv1.Listener
+	// Index is the listener's position in its owner's spec.listeners.
+	Index int
 	// Accepted is whether routes may attach: protocol and TLS settings are supported
 	// and the listener is not conflicted.
 	Accepted       bool
@@ -148,6 +150,20 @@ type ListenerResult struct {
 
 // Name is the listener's name.
 func (l *ListenerResult) Name() string { return string(l.Listener.Name) }
+
+// Source is where the listener is written: its own line when the loader knows
+// it, else its Gateway's or ListenerSet's.
+func (l *ListenerResult) Source() model.Source {
+	meta := &l.Gateway.Gateway.Meta
+	if l.ListenerSet != nil {
+		meta = &l.ListenerSet.ListenerSet.Meta
+	}
+	src := meta.Source
+	if l.Index < len(meta.ListenerLines) {
+		src.Line = meta.ListenerLines[l.Index]
+	}
+	return src
+}
 
 // Hostname is the listener's hostname, "" when unset.
 func (l *ListenerResult) Hostname() string {

@@ -96,6 +96,9 @@ func decodeDocument(src model.Source, bodyLine int, body []byte, defaultNamespac
 			out.err.Source.Line = bodyLine + line - 1
 		}
 	}
+	if out.err == nil {
+		setListenerLines(body, bodyLine, out.objects)
+	}
 	return out
 }
 

@@ -127,13 +127,9 @@ func NewReport(res *analyze.Result) Report {
 	for _, g := range res.Gateways {
 		add := func(l *analyze.ListenerResult) {
 			gw := g.Gateway.Obj
-			src := g.Gateway.Source
-			if l.ListenerSet != nil {
-				src = l.ListenerSet.ListenerSet.Source
-			}
 			ls := ListenerSummary{Owner: l.Owner(), Gateway: model.NameOf(gw).String(), Name: l.Name(), Port: int32(l.Listener.Port),
 				Protocol: string(l.Listener.Protocol), TLSMode: string(l.TLSMode()), Hostname: l.Hostname(), Accepted: l.Accepted,
-				AttachedRoutes: l.AttachedRoutes(), Routes: make([]RouteOnSNI, 0, len(l.Attachments)), Source: src}
+				AttachedRoutes: l.AttachedRoutes(), Routes: make([]RouteOnSNI, 0, len(l.Attachments)), Source: l.Source()}
 			for _, a := range l.Attachments {
 				r := a.Route.Route
 				hs := a.Hostnames
