@@ -90,6 +90,10 @@ func TestTerminalOutputEscapesControls(t *testing.T) {
 		{"probe", []string{"probe", "-f", gw, "--target", addr}, []string{"h" + escaped + "x", "www" + escaped + "evil"}},
 		{"diff", []string{"diff", "--base", filepath.Join(dir, "base.yaml"), "-f", gw, "--color", "never"}, []string{folder, "h" + escaped + "x"}},
 		{"rules", []string{"rules", "listener/" + hostile, "--color", "never"}, nil},
+		{"analyze -o github, read in the Actions log", []string{"analyze", "-f", gw, "-o", "github"}, []string{folder}},
+		{"render report, read before it is posted", []string{"render", "report", "-f", gw}, []string{`t\x1b[31m`}},
+		{"diff -o github", []string{"diff", "--base", filepath.Join(dir, "base.yaml"), "-f", gw, "-o", "github"}, []string{folder}},
+		{"diff -o markdown", []string{"diff", "--base", filepath.Join(dir, "base.yaml"), "-f", gw, "-o", "markdown"}, []string{`h\x1b[31m`}},
 		{"an error naming a path", []string{"analyze", "-f", filepath.Join(dir, "missing.yaml")}, []string{folder + "/missing.yaml"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -216,4 +216,4 @@ func secretNote(manifest string) string {
 }
 
 // mdText escapes prose for Markdown outside tables.
-func mdText(s string) string { return mdEscape.Replace(s) }
+func mdText(s string) string { return mdEscape.Replace(TerminalLines(s)) }

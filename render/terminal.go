@@ -40,13 +40,18 @@ func TerminalText(s string) string {
 }
 
 // TerminalLines is TerminalText for text of several lines (a fix, an
-// explanation): its own line breaks stay, everything else is escaped.
+// explanation): its own line breaks (\n, or \r\n) stay, everything else is
+// escaped.
 func TerminalLines(s string) string {
 	if strings.IndexFunc(s, obeyed) < 0 && utf8.ValidString(s) {
 		return s
 	}
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
+		if i < len(lines)-1 && strings.HasSuffix(l, "\r") {
+			lines[i] = TerminalText(l[:len(l)-1]) + "\r"
+			continue
+		}
 		lines[i] = TerminalText(l)
 	}
 	return strings.Join(lines, "\n")
