@@ -59,5 +59,8 @@ BackendTLSPolicies. It reads manifests (-f, -k) or the current cluster.`,
 	root.AddCommand(NewCmdDiff(streams, configFlags))
 	root.AddCommand(NewCmdVersion(streams))
 	root.AddCommand(NewCmdCompletion(streams))
+	profiles := &profileOptions{}
+	profiles.addFlags(root)
+	profiles.profiled(root)
 	return root
 }
