@@ -1,23 +1,36 @@
 package gwtls
 
 import (
+	"bufio"
+	"bytes"
+	"io"
+	"io/fs"
 	"math"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strconv"
+	"strings"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
 
 // The CLI's garbage collector policy (docs/performance.md, "Where the engine's
-// time goes"). A large input leaves the loader's decode garbage (files, YAML
-// converted to JSON, the typed objects the model was cut from) on a heap the
-// engine then allocates on, so:
+// time goes" and "Memory follows the input"). A large input leaves the loader's
+// decode garbage (files, YAML converted to JSON, the typed objects the model
+// was cut from) on a heap the engine then allocates on, so:
 //
 //   - collect less often than the default: with GOGC=100 a large analysis
 //     spends a third of its CPU collecting garbage it would never reuse, so
-//     GOGC is 300, with a soft limit of 768 MiB that keeps the peak well under
-//     1 GiB;
+//     GOGC is 300;
+//   - the soft memory limit follows the input: a run's peak is about 10-11
+//     times its input file at 100k and 300k routes, so the limit is 16 times
+//     the files -f names plus the runtime's own base, capped at three quarters
+//     of the machine's memory (or the cgroup's). A fixed limit makes every
+//     input past a size spend its time collecting (a 768 MiB limit made 300k
+//     routes take 4.8 times the time of 100k); a limit the run never reaches
+//     costs nothing, and a limit below a run's live heap saves no memory;
 //   - collect once between loading and a large analysis: a cycle that starts
 //     during the analysis marks the whole model while the engine runs, and
 //     without one the engine's allocations take fresh pages instead of the
@@ -27,32 +40,148 @@ import (
 //
 // A user who sets GOGC or GOMEMLIMIT tunes the collector and is left alone.
 
-// TuneGC sets the collector for one run of the CLI; main calls it first.
+// limitFollowsInput is set by TuneGC when the user left GOMEMLIMIT unset:
+// the binary's run then sets the limit from its input. Commands run in a
+// test leave the test's collector alone.
+var limitFollowsInput bool
+
+// TuneGC sets the collector for one run of the CLI; main calls it first. The
+// memory limit is the machine's share until the input is known.
 func TuneGC() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(300)
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(memoryLimit)
+		limitFollowsInput = true
+		debug.SetMemoryLimit(memoryLimit(0, machineMemory()))
 	}
 }
 
-// memoryLimit is the soft limit for a command that holds one configuration.
-const memoryLimit = 768 << 20
+const (
+	// limitPerInputByte is the limit's bytes per byte of input: about 1.5
+	// times the measured peak, so that a run reaches it only on an input far
+	// heavier than the generated one (docs/performance.md).
+	limitPerInputByte = 16
+	// limitBase is the memory of the runtime and an empty model, which a
+	// small input does not scale.
+	limitBase = 64 << 20
+)
 
-// holdConfigurations raises the soft limit for a command that holds n
-// configurations at once (diff: two) unless the user set GOMEMLIMIT, and
-// returns what restores it. Held at the limit for one, the collector would
-// run without end while the second is analyzed.
+// memoryLimit is the soft limit for an input of inputBytes (0: unknown before
+// reading, as for standard input, kustomize or a cluster) on a machine of
+// machine bytes (0: unknown): limitBase plus limitPerInputByte for each byte,
+// and never more than three quarters of the machine, so that a run larger
+// than the machine collects harder instead of being killed.
+func memoryLimit(inputBytes, machine int64) int64 {
+	limit := int64(math.MaxInt64)
+	if inputBytes > 0 && inputBytes < (math.MaxInt64-limitBase)/limitPerInputByte {
+		limit = limitBase + limitPerInputByte*inputBytes
+	}
+	if machine > 0 {
+		limit = min(limit, machine/4*3)
+	}
+	return limit
+}
+
+// heldConfigurations is how many configurations the running command holds
+// at once: diff holds two, each about the size of the files -f names.
+var heldConfigurations int64 = 1
+
+// holdConfigurations tells the limit that the command holds n configurations
+// at once (diff: two), and returns what restores it. Held at the limit for
+// one, the collector would run without end while the second is analyzed.
 func holdConfigurations(n int) (restore func()) {
-	if os.Getenv("GOMEMLIMIT") != "" {
-		return func() {}
+	prev := heldConfigurations
+	heldConfigurations = int64(n)
+	return func() { heldConfigurations = prev }
+}
+
+// limitMemoryToInput sets the soft limit from the files the options name,
+// before loading them, unless the user set GOMEMLIMIT.
+func (o *InputOptions) limitMemoryToInput() {
+	if !limitFollowsInput {
+		return
 	}
-	prev := debug.SetMemoryLimit(-1)
-	if prev < math.MaxInt64/int64(n) {
-		debug.SetMemoryLimit(int64(n) * prev)
+	var n int64 // a kustomize build's size is unknown until it is built
+	if o.kustomize == "" {
+		n = inputBytes(o.filenames, o.recursive)
 	}
-	return func() { debug.SetMemoryLimit(prev) }
+	if n > 0 && n < math.MaxInt64/heldConfigurations {
+		n *= heldConfigurations
+	}
+	debug.SetMemoryLimit(memoryLimit(n, machineMemory()))
+}
+
+// inputBytes is the size of the files -f names, a folder's .json, .yaml and
+// .yml files included (and its sub-folders' with -R), as the loader lists
+// them; 0 when standard input is among them, whose size is unknown until read.
+// A path that cannot be read adds nothing: the loader reports it.
+func inputBytes(names []string, recursive bool) int64 {
+	var total int64
+	for _, name := range names {
+		if name == "-" {
+			return 0
+		}
+		fi, err := os.Stat(name)
+		if err != nil {
+			continue
+		}
+		if !fi.IsDir() {
+			total += fi.Size()
+			continue
+		}
+		filepath.WalkDir(name, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if d.IsDir() {
+				if path != name && !recursive {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			switch strings.ToLower(filepath.Ext(path)) {
+			case ".yaml", ".yml", ".json":
+				if fi, err := os.Stat(path); err == nil {
+					total += fi.Size()
+				}
+			}
+			return nil
+		})
+	}
+	return total
+}
+
+// machineMemory is the memory this process may use: its cgroup's limit (v2,
+// then v1) if one is set, else the machine's; 0 if none can be read.
+func machineMemory() int64 {
+	for _, f := range []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"} {
+		if b, err := os.ReadFile(f); err == nil {
+			if n, err := strconv.ParseInt(string(bytes.TrimSpace(b)), 10, 64); err == nil && n > 0 && n < 1<<60 {
+				return n
+			}
+		}
+	}
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	return memTotal(f)
+}
+
+// memTotal reads MemTotal from /proc/meminfo (proc(5): "MemTotal: N kB").
+func memTotal(r io.Reader) int64 {
+	s := bufio.NewScanner(r)
+	for s.Scan() {
+		fields := strings.Fields(s.Text())
+		if len(fields) == 3 && fields[0] == "MemTotal:" && fields[2] == "kB" {
+			if kb, err := strconv.ParseInt(fields[1], 10, 64); err == nil {
+				return kb << 10
+			}
+		}
+	}
+	return 0
 }
 
 // largeModel is the number of objects from which a collection before the

@@ -2,10 +2,15 @@ package gwtls
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strconv"
+	"strings"
 	"testing"
 
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/generate"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
 
@@ -41,10 +46,12 @@ func TestCollectBeforeAnalysis(t *testing.T) {
 	}
 }
 
-// TestTuneGC: GOGC 300 and a 768 MiB soft limit, unless the user set either.
+// TestTuneGC: GOGC 300 and the machine's share as the soft limit until the
+// input is known, unless the user set either.
 func TestTuneGC(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	defer func(v bool) { limitFollowsInput = v }(limitFollowsInput)
 	read := func() (int, int64) {
 		p := debug.SetGCPercent(-1)
 		debug.SetGCPercent(p)
@@ -53,15 +60,111 @@ func TestTuneGC(t *testing.T) {
 	t.Setenv("GOGC", "")
 	t.Setenv("GOMEMLIMIT", "")
 	TuneGC()
-	if p, l := read(); p != 300 || l != 768<<20 {
-		t.Errorf("unset: GOGC %d, limit %d; want 300, %d", p, l, 768<<20)
+	if p, l := read(); p != 300 || l != memoryLimit(0, machineMemory()) || !limitFollowsInput {
+		t.Errorf("unset: GOGC %d, limit %d, follows input %v; want 300, %d, true", p, l, limitFollowsInput, memoryLimit(0, machineMemory()))
 	}
 	debug.SetGCPercent(100)
 	debug.SetMemoryLimit(math.MaxInt64)
+	limitFollowsInput = false
 	t.Setenv("GOGC", "100")
 	t.Setenv("GOMEMLIMIT", "2GiB")
 	TuneGC()
-	if p, l := read(); p != 100 || l != math.MaxInt64 {
-		t.Errorf("set by the user: GOGC %d, limit %d; want them left alone", p, l)
+	if p, l := read(); p != 100 || l != math.MaxInt64 || limitFollowsInput {
+		t.Errorf("set by the user: GOGC %d, limit %d, follows input %v; want them left alone", p, l, limitFollowsInput)
+	}
+}
+
+// TestMemoryLimit: the limit grows with the input, so that three times the
+// input gets three times the room, and stops at the machine.
+func TestMemoryLimit(t *testing.T) {
+	const mb = 1_000_000
+	for _, tc := range []struct {
+		name           string
+		input, machine int64
+		want           int64
+	}{
+		{"100k routes (39.7 MB) on a 24 GiB machine", 39_654_513, 24 << 30, limitBase + 16*39_654_513},
+		{"300k routes (120 MB) on a 24 GiB machine", 120_201_779, 24 << 30, limitBase + 16*120_201_779},
+		{"300k routes in a 1 GiB cgroup: three quarters of it", 120_201_779, 1 << 30, 768 << 20},
+		{"input unknown (stdin, kustomize, cluster): the machine's share", 0, 8 << 30, 6 << 30},
+		{"machine unknown: the input's", 40 * mb, 0, limitBase + 16*40*mb},
+		{"neither known: no limit", 0, 0, math.MaxInt64},
+		{"an input too large to multiply: the machine's share", math.MaxInt64 / 2, 8 << 30, 6 << 30},
+	} {
+		if got := memoryLimit(tc.input, tc.machine); got != tc.want {
+			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestMemoryLimitFollowsInput runs analyze at two sizes, as the binary does, and
+// checks the limit each run sets: the part above the base grows with the input
+// files, three times the routes giving three times the room (a fixed limit made
+// 300k routes collect for most of their run); diff, which holds two
+// configurations, gets room for both.
+func TestMemoryLimitFollowsInput(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	defer func(v bool) { limitFollowsInput = v }(limitFollowsInput)
+	limitFollowsInput = true
+	machine := machineMemory()
+	if machine > 0 && machine/4*3 < 64<<20+16*4_000_000 {
+		t.Skipf("a machine of %d bytes caps the limit below what this test measures", machine)
+	}
+	dir := t.TempDir()
+	limit := func(routes int) (int64, int64) {
+		b, err := generate.Bytes(generate.Scaled(1, routes))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sub := filepath.Join(dir, strconv.Itoa(routes))
+		if err := os.Mkdir(sub, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		// A folder, so that the folder's files are counted, and a file that
+		// is not read is not.
+		if err := os.WriteFile(filepath.Join(sub, "in.yaml"), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(sub, "README.md"), make([]byte, 1<<20), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		debug.SetMemoryLimit(math.MaxInt64)
+		if _, stderr, code := run(t, "", "analyze", "-f", sub, "--now", goldenNow, "--fail-on", "none"); code != ExitClean {
+			t.Fatalf("analyze %d routes: exit %d\n%s", routes, code, stderr)
+		}
+		return int64(len(b)), debug.SetMemoryLimit(-1)
+	}
+	in1, l1 := limit(1000)
+	in3, l3 := limit(3000)
+	for _, r := range []struct{ input, limit int64 }{{in1, l1}, {in3, l3}} {
+		if want := memoryLimit(r.input, machine); r.limit != want {
+			t.Errorf("input of %d bytes: limit %d, want %d", r.input, r.limit, want)
+		}
+	}
+	if grow, want := float64(l3-limitBase)/float64(l1-limitBase), float64(in3)/float64(in1); grow < want*0.99 || grow > want*1.01 {
+		t.Errorf("1k -> 3k routes: the input grew x%.2f, the limit above its base x%.2f", want, grow)
+	}
+	// diff holds two configurations the size of the -f files at once.
+	debug.SetMemoryLimit(math.MaxInt64)
+	sub := filepath.Join(dir, "1000")
+	if _, stderr, code := run(t, "", "diff", "-f", sub, "--base", sub, "--now", goldenNow); code != ExitClean {
+		t.Fatalf("diff: exit %d\n%s", code, stderr)
+	}
+	if got, want := debug.SetMemoryLimit(-1), memoryLimit(2*in1, machine); got != want {
+		t.Errorf("diff of %d bytes: limit %d, want %d (two configurations)", in1, got, want)
+	}
+	if heldConfigurations != 1 {
+		t.Errorf("after diff the command holds %d configurations, want 1", heldConfigurations)
+	}
+}
+
+// TestMemTotal reads /proc/meminfo's format.
+func TestMemTotal(t *testing.T) {
+	const meminfo = "MemTotal:       24731708 kB\nMemFree:         1664512 kB\n"
+	if got, want := memTotal(strings.NewReader(meminfo)), int64(24731708)<<10; got != want {
+		t.Errorf("memTotal = %d, want %d", got, want)
+	}
+	if got := memTotal(strings.NewReader("MemFree: 1 kB\n")); got != 0 {
+		t.Errorf("memTotal without MemTotal = %d, want 0", got)
 	}
 }

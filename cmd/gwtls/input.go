@@ -272,6 +272,7 @@ func (o *InputOptions) fromFiles() bool { return len(o.filenames) > 0 || o.kusto
 // Load reads the model from files or the cluster.
 func (o *InputOptions) Load(ctx context.Context, streams genericiooptions.IOStreams) (*model.Model, error) {
 	if o.fromFiles() {
+		o.limitMemoryToInput()
 		m, err := load.Files(load.FileOptions{Filenames: o.filenames, Recursive: o.recursive, Kustomize: o.kustomize, DefaultNamespace: o.namespace, Stdin: streams.In, MaxInputBytes: o.maxInputBytes})
 		if err != nil {
 			return nil, loadError{err}
