@@ -15,6 +15,8 @@ import (
 	goyaml "go.yaml.in/yaml/v2"
 	"sigs.k8s.io/yaml"
 
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
@@ -139,12 +141,18 @@ func StatusItems(res *analyze.Result) ([]map[string]any, error) {
 const statusBatch = 512
 
 // writeStatus renders the objects in batches, each object by encode on any core,
-// and writes them in order, with sep between two objects.
-func writeStatus(w io.Writer, objs []statusObject, numbers bool, encode func(map[string]any) ([]byte, error), sep string) error {
+// and writes them in order, with sep between two objects. Each core has a
+// tree to parse objects into and a buffer it appends their text to, both
+// reused from batch to batch.
+func writeStatus(w io.Writer, objs []statusObject, encode func(t *statusTree, b []byte, o statusObject) ([]byte, error), sep string) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	out := make([][]byte, statusBatch)
-	errs := make([]error, statusBatch)
+	type span struct {
+		worker, start, end int
+		err                error
+	}
+	spans := make([]span, statusBatch)
 	workers := max(1, min(runtime.GOMAXPROCS(0), 8))
+	trees := make([]statusTree, workers)
 	for lo := 0; lo < len(objs); lo += statusBatch {
 		batch := objs[lo:min(lo+statusBatch, len(objs))]
 		var wg sync.WaitGroup
@@ -152,27 +160,50 @@ func writeStatus(w io.Writer, objs []statusObject, numbers bool, encode func(map
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				t := &trees[k]
+				t.out = t.out[:0]
 				for i := k; i < len(batch); i += workers {
-					it, err := batch[i].item(numbers)
-					if err == nil {
-						out[i], err = encode(it)
-					}
-					errs[i] = err
+					start := len(t.out)
+					var err error
+					t.out, err = encode(t, t.out, batch[i])
+					spans[i] = span{k, start, len(t.out), err}
 				}
 			}()
 		}
 		wg.Wait()
 		for i := range batch {
-			if errs[i] != nil {
-				return errs[i]
+			sp := spans[i]
+			if sp.err != nil {
+				return sp.err
 			}
 			if lo+i > 0 {
 				bw.WriteString(sep)
 			}
-			bw.Write(out[i])
+			bw.Write(trees[sp.worker].out[sp.start:sp.end])
 		}
 	}
 	return bw.Flush()
+}
+
+// parsed is the object's members, with .status replaced, parsed into t; ok
+// is false when the fast writers cannot read it and the object is written
+// from the maps item decodes, which say what is wrong.
+func (o statusObject) parsed(t *statusTree) ([]member, bool) {
+	var status []byte
+	if o.status != nil {
+		switch st := o.status().(type) {
+		case gwv1.RouteStatus:
+			t.status = appendRouteStatusJSON(t.status[:0], st)
+			status = t.status
+		default:
+			b, err := json.Marshal(st)
+			if err != nil {
+				return nil, false
+			}
+			status = b
+		}
+	}
+	return t.parse(o.meta.Raw, status)
 }
 
 // itemIndent is the indentation of an item inside the List StatusJSON writes.
@@ -202,11 +233,21 @@ func WriteStatusJSON(w io.Writer, res *analyze.Result) error {
 	if _, err := io.WriteString(w, "{\n    \"apiVersion\": \"v1\",\n    \"items\": [\n"+itemIndent); err != nil {
 		return err
 	}
-	err := writeStatus(w, objs, false, func(it map[string]any) ([]byte, error) {
-		if b, ok := appendIndentedJSON(nil, it, itemIndent, "    ", 0); ok {
-			return b, nil
+	err := writeStatus(w, objs, func(t *statusTree, b []byte, o statusObject) ([]byte, error) {
+		if ms, ok := o.parsed(t); ok {
+			if out, ok := t.appendJSON(b, ms, itemIndent, "    ", 0); ok {
+				return out, nil
+			}
 		}
-		return json.MarshalIndent(it, itemIndent, "    ")
+		it, err := o.item(false)
+		if err != nil {
+			return b, err
+		}
+		if out, ok := appendIndentedJSON(b, it, itemIndent, "    ", 0); ok {
+			return out, nil
+		}
+		js, err := json.MarshalIndent(it, itemIndent, "    ")
+		return append(b, js...), err
 	}, ",\n"+itemIndent)
 	if err != nil {
 		return err
@@ -237,7 +278,17 @@ func StatusYAML(w io.Writer, items []map[string]any) error {
 // WriteStatusYAML writes the computed status of every object as StatusYAML does,
 // byte for byte, rendering objects on every core and streaming them.
 func WriteStatusYAML(w io.Writer, res *analyze.Result) error {
-	return writeStatus(w, statusObjects(res), true, func(it map[string]any) ([]byte, error) {
-		return goyaml.Marshal(yamlValues(it))
+	return writeStatus(w, statusObjects(res), func(t *statusTree, b []byte, o statusObject) ([]byte, error) {
+		if ms, ok := o.parsed(t); ok {
+			if out, ok := t.appendYAML(b, ms); ok {
+				return out, nil
+			}
+		}
+		it, err := o.item(true)
+		if err != nil {
+			return b, err
+		}
+		y, err := goyaml.Marshal(yamlValues(it))
+		return append(b, y...), err
 	}, "---\n")
 }
