@@ -1,8 +1,10 @@
 package render
 
 import (
+	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -127,14 +129,16 @@ func NewGraph(res *analyze.Result) Graph {
 
 	// Routes in a stable order: kind, namespace, name.
 	// The keys are built once, not twice per comparison.
-	keyed := make([]struct {
-		key string
-		r   *analyze.RouteResult
-	}, len(res.Routes))
+	keyed := make([]keyedRoute, len(res.Routes))
 	for i, r := range res.Routes {
-		keyed[i].key, keyed[i].r = routeKey(r), r
+		keyed[i] = keyedRoute{routeKey(r), r, i}
 	}
-	sort.SliceStable(keyed, func(i, j int) bool { return keyed[i].key < keyed[j].key })
+	slices.SortFunc(keyed, func(a, c keyedRoute) int {
+		if n := strings.Compare(a.key, c.key); n != 0 {
+			return n
+		}
+		return a.i - c.i // stable: two results of one route keep the engine's order
+	})
 	routes := make([]*analyze.RouteResult, len(keyed))
 	for i, k := range keyed {
 		routes[i] = k.r
@@ -266,6 +270,14 @@ func NewGraph(res *analyze.Result) Graph {
 	return b.g
 }
 
+// keyedRoute is a route with the key it is sorted by and its place in the
+// engine's order.
+type keyedRoute struct {
+	key string
+	r   *analyze.RouteResult
+	i   int
+}
+
 func routeKey(r *analyze.RouteResult) string {
 	return model.Ref{Kind: r.Route.Kind, Namespace: r.Route.ObjectMeta.Namespace, Name: r.Route.ObjectMeta.Name}.String()
 }
@@ -353,7 +365,8 @@ func graphRouteStatus(r *analyze.RouteResult) (string, bool) {
 
 // DOT writes the graph in Graphviz's language (dot -Tsvg renders it).
 func (g Graph) DOT(w io.Writer) error {
-	var b strings.Builder
+	// Written as it is built: a graph of 100k routes is tens of megabytes.
+	b := bufio.NewWriterSize(w, 64<<10)
 	b.WriteString("digraph gwtls {\n")
 	b.WriteString("  rankdir=LR;\n")
 	b.WriteString("  node [fontname=\"Helvetica\", fontsize=10];\n")
@@ -375,7 +388,7 @@ func (g Graph) DOT(w io.Writer) error {
 		if n.Bad {
 			attrs = append(attrs, "color=\"#cc0000\"", "fontcolor=\"#cc0000\"")
 		}
-		fmt.Fprintf(&b, "  %s [%s];\n", n.ID, strings.Join(attrs, ", "))
+		fmt.Fprintf(b, "  %s [%s];\n", n.ID, strings.Join(attrs, ", "))
 	}
 	for _, e := range g.Edges {
 		var attrs []string
@@ -386,14 +399,13 @@ func (g Graph) DOT(w io.Writer) error {
 			attrs = append(attrs, "style=dashed", "color=\"#cc0000\"", "fontcolor=\"#cc0000\"", "constraint=false")
 		}
 		if len(attrs) == 0 {
-			fmt.Fprintf(&b, "  %s -> %s;\n", e.From, e.To)
+			fmt.Fprintf(b, "  %s -> %s;\n", e.From, e.To)
 		} else {
-			fmt.Fprintf(&b, "  %s -> %s [%s];\n", e.From, e.To, strings.Join(attrs, ", "))
+			fmt.Fprintf(b, "  %s -> %s [%s];\n", e.From, e.To, strings.Join(attrs, ", "))
 		}
 	}
 	b.WriteString("}\n")
-	_, err := io.WriteString(w, b.String())
-	return err
+	return b.Flush()
 }
 
 // dotQuote quotes lines as a DOT string: backslashes and quotes escaped, the
@@ -419,7 +431,8 @@ var (
 // Mermaid writes the graph as a Mermaid flowchart, which GitHub renders in
 // Markdown (a ```mermaid block in a pull-request comment).
 func (g Graph) Mermaid(w io.Writer) error {
-	var b strings.Builder
+	// Written as it is built: a graph of 100k routes is tens of megabytes.
+	b := bufio.NewWriterSize(w, 64<<10)
 	b.WriteString("flowchart LR\n")
 	var bad []string
 	for _, n := range g.Nodes {
@@ -435,7 +448,7 @@ func (g Graph) Mermaid(w io.Writer) error {
 		case NodeMissing:
 			open, close = "[/", "/]"
 		}
-		fmt.Fprintf(&b, "  %s%s\"%s\"%s\n", n.ID, open, label, close)
+		fmt.Fprintf(b, "  %s%s\"%s\"%s\n", n.ID, open, label, close)
 		if n.Bad {
 			bad = append(bad, n.ID)
 		}
@@ -448,20 +461,19 @@ func (g Graph) Mermaid(w io.Writer) error {
 			rejected = append(rejected, fmt.Sprint(i))
 		}
 		if e.Label != "" {
-			fmt.Fprintf(&b, "  %s %s|\"%s\"| %s\n", e.From, arrow, mermaidText(e.Label), e.To)
+			fmt.Fprintf(b, "  %s %s|\"%s\"| %s\n", e.From, arrow, mermaidText(e.Label), e.To)
 		} else {
-			fmt.Fprintf(&b, "  %s %s %s\n", e.From, arrow, e.To)
+			fmt.Fprintf(b, "  %s %s %s\n", e.From, arrow, e.To)
 		}
 	}
 	if len(bad) > 0 {
 		b.WriteString("  classDef bad stroke:#cc0000,stroke-width:2px,color:#cc0000\n")
-		fmt.Fprintf(&b, "  class %s bad\n", strings.Join(bad, ","))
+		fmt.Fprintf(b, "  class %s bad\n", strings.Join(bad, ","))
 	}
 	if len(rejected) > 0 {
-		fmt.Fprintf(&b, "  linkStyle %s stroke:#cc0000,color:#cc0000\n", strings.Join(rejected, ","))
+		fmt.Fprintf(b, "  linkStyle %s stroke:#cc0000,color:#cc0000\n", strings.Join(rejected, ","))
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return b.Flush()
 }
 
 // mermaidText escapes text for a quoted Mermaid label: quotes, square and curly

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"sort"
@@ -29,7 +30,8 @@ type MarkdownOptions struct {
 func Markdown(w io.Writer, res *analyze.Result, opts MarkdownOptions) error {
 	r := NewReport(res)
 	r.ShowSuppressed = opts.ShowSuppressed
-	var b strings.Builder
+	// Written as it is built: at 100k routes the report is tens of megabytes.
+	b := bufio.NewWriterSize(w, 64<<10)
 	title := opts.Title
 	if title == "" {
 		title = "kubectl-gwtls"
@@ -46,14 +48,14 @@ func Markdown(w io.Writer, res *analyze.Result, opts MarkdownOptions) error {
 	for _, l := range r.Listeners {
 		routes += int(l.AttachedRoutes)
 	}
-	fmt.Fprintf(&b, "## %s: %s\n\n", mdCell(title), verdict)
-	fmt.Fprintf(&b, "| objects | listeners | route attachments | errors | warnings | info |\n|---:|---:|---:|---:|---:|---:|\n")
-	fmt.Fprintf(&b, "| %d | %d | %d | %d | %d | %d |\n\n", s.Objects, len(r.Listeners), routes, s.Errors, s.Warnings, s.Info)
+	fmt.Fprintf(b, "## %s: %s\n\n", mdCell(title), verdict)
+	fmt.Fprintf(b, "| objects | listeners | route attachments | errors | warnings | info |\n|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(b, "| %d | %d | %d | %d | %d | %d |\n\n", s.Objects, len(r.Listeners), routes, s.Errors, s.Warnings, s.Info)
 	if s.Suppressed > 0 {
-		fmt.Fprintf(&b, "%s suppressed in the manifest (%s).\n\n", plural(s.Suppressed, "finding"), mdCode(rules.IgnoreAnnotation))
+		fmt.Fprintf(b, "%s suppressed in the manifest (%s).\n\n", plural(s.Suppressed, "finding"), mdCode(rules.IgnoreAnnotation))
 	}
 	if bs := s.Baseline; bs != nil {
-		fmt.Fprintf(&b, "Baseline %s: %d new, %d known, %d no longer found.\n\n", mdCode(bs.File), bs.New, bs.Unchanged+bs.Updated, bs.Absent)
+		fmt.Fprintf(b, "Baseline %s: %d new, %d known, %d no longer found.\n\n", mdCode(bs.File), bs.New, bs.Unchanged+bs.Updated, bs.Absent)
 	}
 	if len(s.Skipped) > 0 {
 		kinds := make([]string, 0, len(s.Skipped))
@@ -61,7 +63,7 @@ func Markdown(w io.Writer, res *analyze.Result, opts MarkdownOptions) error {
 			kinds = append(kinds, fmt.Sprintf("%s (%d)", k, n))
 		}
 		sort.Strings(kinds)
-		fmt.Fprintf(&b, "Not analyzed: %s.\n\n", mdCell(strings.Join(kinds, ", ")))
+		fmt.Fprintf(b, "Not analyzed: %s.\n\n", mdCell(strings.Join(kinds, ", ")))
 	}
 
 	b.WriteString("### Findings\n\n")
@@ -76,24 +78,24 @@ func Markdown(w io.Writer, res *analyze.Result, opts MarkdownOptions) error {
 				details = append(details, f)
 				fix += " (below)"
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", severityEmoji(f.Severity), f.Severity, mdRule(f.Rule),
+			fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s |\n", severityEmoji(f.Severity), f.Severity, mdRule(f.Rule),
 				mdCell(f.Object.String()), mdSource(f.Source, opts.SourceURL), mdCell(oneLine(f.Message)), mdCell(fix))
 		}
 		b.WriteString("\n")
 		for _, f := range details {
-			fmt.Fprintf(&b, "<details><summary>Fix for %s on %s</summary>\n\n", mdCode(string(f.Rule.ID)), mdCell(f.Object.String()))
+			fmt.Fprintf(b, "<details><summary>Fix for %s on %s</summary>\n\n", mdCode(string(f.Rule.ID)), mdCell(f.Object.String()))
 			fence := "```"
 			for strings.Contains(f.Fix, fence) {
 				fence += "`"
 			}
-			fmt.Fprintf(&b, "%s\n%s\n%s\n\n</details>\n\n", fence, strings.TrimRight(f.Fix, "\n"), fence)
+			fmt.Fprintf(b, "%s\n%s\n%s\n\n</details>\n\n", fence, strings.TrimRight(f.Fix, "\n"), fence)
 		}
 	}
 
 	if suppressed := r.listedSuppressed(); len(suppressed) > 0 {
 		b.WriteString("### Suppressed\n\n| severity | rule | object | source | message | reason |\n|---|---|---|---|---|---|\n")
 		for _, f := range suppressed {
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", f.Severity, mdRule(f.Rule), mdCell(f.Object.String()),
+			fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", f.Severity, mdRule(f.Rule), mdCell(f.Object.String()),
 				mdSource(f.Source, opts.SourceURL), mdCell(oneLine(f.Message)), mdCell(oneLine(f.Suppression.Justification)))
 		}
 		b.WriteString("\n")
@@ -121,14 +123,14 @@ func Markdown(w io.Writer, res *analyze.Result, opts MarkdownOptions) error {
 			if len(rs) > 0 {
 				routes = strings.Join(rs, "<br>")
 			}
-			fmt.Fprintf(&b, "| %s | %s | %d | %s | %s | %s | %s | %s |\n", mdCell(l.Gateway), mdCell(name), l.Port, l.Protocol,
+			fmt.Fprintf(b, "| %s | %s | %d | %s | %s | %s | %s | %s |\n", mdCell(l.Gateway), mdCell(name), l.Port, l.Protocol,
 				dashMD(l.TLSMode), mdCell(dashMD(l.Hostname)), status, routes)
 		}
 		b.WriteString("\n")
 	}
 
 	b.WriteString("### Topology\n\n```mermaid\n")
-	if _, err := io.WriteString(w, b.String()); err != nil {
+	if err := b.Flush(); err != nil {
 		return err
 	}
 	if err := NewGraph(res).Mermaid(w); err != nil {
