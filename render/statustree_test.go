@@ -2,6 +2,7 @@ package render
 
 import (
 	"encoding/json"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -125,8 +126,7 @@ func TestStatusTreeRandomObjects(t *testing.T) {
 	pieces := []string{"a", "Z", "0", "1", "10", "01", " ", "  ", ":", ": ", "#", " #", "-", "- ", "'", `"`, `\`, "?", ",", "[", "{", "}", "@", "`", "!", "&", "*", "|", ">", "%",
 		".", "...", "---", "true", "null", "~", "y", "1.5", "1e3", "0x1F", "0b1", "1:20", "2026-01-02", "_", "<", ">", "&", "é", "\u2028", "\n", "\t",
 		"word", "hostname.example.com", "listener is not accepted because", "a long run of words for folding past the eightieth column of a line"}
-	var str func(depth int) string
-	str = func(int) string {
+	str := func() string {
 		var b strings.Builder
 		for range rng.IntN(8) {
 			b.WriteString(pieces[rng.IntN(len(pieces))])
@@ -137,9 +137,9 @@ func TestStatusTreeRandomObjects(t *testing.T) {
 	value = func(depth int) any {
 		switch k := rng.IntN(10); {
 		case depth > 4 || k < 4:
-			return str(depth)
+			return str()
 		case k == 4:
-			return []any{nil, true, false, 1.5, -0.0, 12345678901234567890.0, 1e21, 7.0}[rng.IntN(8)]
+			return []any{nil, true, false, 1.5, math.Copysign(0, -1), 12345678901234567890.0, 1e21, 7.0}[rng.IntN(8)]
 		case k < 7:
 			l := make([]any, rng.IntN(4))
 			for i := range l {
@@ -149,7 +149,7 @@ func TestStatusTreeRandomObjects(t *testing.T) {
 		default:
 			m := map[string]any{}
 			for range rng.IntN(5) {
-				m[str(depth)] = value(depth + 1)
+				m[str()] = value(depth + 1)
 			}
 			return m
 		}
@@ -157,7 +157,7 @@ func TestStatusTreeRandomObjects(t *testing.T) {
 	for range 3000 {
 		obj := map[string]any{}
 		for range rng.IntN(6) + 1 {
-			obj[str(0)] = value(1)
+			obj[str()] = value(1)
 		}
 		raw, err := json.Marshal(obj)
 		if err != nil {
@@ -165,7 +165,7 @@ func TestStatusTreeRandomObjects(t *testing.T) {
 		}
 		var status []byte
 		if rng.IntN(2) == 0 {
-			if status, err = json.Marshal(map[string]any{"conditions": value(2), str(1): value(2)}); err != nil {
+			if status, err = json.Marshal(map[string]any{"conditions": value(2), str(): value(2)}); err != nil {
 				t.Fatal(err)
 			}
 		}
