@@ -59,6 +59,7 @@ BackendTLSPolicies. It reads manifests (-f, -k) or the current cluster.`,
 	root.AddCommand(NewCmdDiff(streams, configFlags))
 	root.AddCommand(NewCmdVersion(streams))
 	root.AddCommand(NewCmdCompletion(streams))
+	// Last: --cpuprofile and --memprofile wrap the commands added above.
 	profiles := &profileOptions{}
 	profiles.addFlags(root)
 	profiles.profiled(root)
