@@ -44,6 +44,10 @@ type ClusterOptions struct {
 	// MaxInputBytes bounds the bytes of every response together, discovery
 	// and lists; 0 means DefaultMaxInputBytes.
 	MaxInputBytes int64
+	// Ingress also lists networking.k8s.io Ingresses and IngressClasses, the
+	// base of an Ingress migration; without it they are not asked for, so an
+	// identity that may not list them loses nothing.
+	Ingress bool
 }
 
 // ErrNoGatewayAPI is returned when the cluster serves no Gateway API resources.
@@ -92,6 +96,9 @@ func Cluster(ctx context.Context, opts ClusterOptions) (*model.Model, error) {
 		k := &kinds[i]
 		if k.resource == "" {
 			continue // read from files only
+		}
+		if k.group == ingressGroup && !opts.Ingress {
+			continue
 		}
 		version := ""
 		for _, v := range k.versions {

@@ -45,8 +45,9 @@ func TestListPagesDecodeEveryClusterKind(t *testing.T) {
 			for _, o := range objs {
 				o.addTo(m)
 			}
-			if m.Len() != 2 {
-				t.Fatalf("%d objects in the model, want 2", m.Len())
+			// An Ingress migration's base is held beside what the engine analyzes.
+			if n := m.Len() + len(m.Ingresses) + len(m.IngressClasses); n != 2 {
+				t.Fatalf("%d objects in the model, want 2", n)
 			}
 			wantNS := "apps"
 			if k.scope == clusterScoped {
@@ -66,8 +67,8 @@ func TestListPagesDecodeEveryClusterKind(t *testing.T) {
 			}
 		})
 	}
-	if listed != 15 {
-		t.Errorf("%d kinds are listed from a cluster, want 15", listed)
+	if listed != 17 {
+		t.Errorf("%d kinds are listed from a cluster, want 17", listed)
 	}
 }
 
@@ -157,6 +158,36 @@ func TestClusterForbiddenKindsDegrade(t *testing.T) {
 	}
 	if len(m.Unreadable) != 1 || m.Unreadable[0].Kind != "Secret" || !strings.Contains(m.Unreadable[0].Reason, "forbidden") {
 		t.Errorf("Unreadable = %+v, want Secrets forbidden", m.Unreadable)
+	}
+}
+
+// TestClusterListsIngressesOnlyWhenAsked: Ingresses and IngressClasses are an
+// Ingress migration's base, not the engine's input; a cluster is asked for
+// them only for a migration, so that an identity that may not list them loses
+// nothing otherwise.
+func TestClusterListsIngressesOnlyWhenAsked(t *testing.T) {
+	const ingressJSON = `{"metadata":{"name":"web","namespace":"apps"},"spec":{"rules":[{"host":"web.example.com"}]}}`
+	srv := fakecluster.New(t, map[string]http.HandlerFunc{
+		"gateways":       fakecluster.Items(gatewayJSON),
+		"ingresses":      fakecluster.Items(ingressJSON),
+		"ingressclasses": fakecluster.Forbidden,
+	})
+	m, err := Cluster(context.Background(), ClusterOptions{Config: srv.Config(10 * time.Second)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Ingresses) != 0 || len(m.Unreadable) != 0 {
+		t.Errorf("without Ingress: %d Ingresses, Unreadable %+v; want none of either", len(m.Ingresses), m.Unreadable)
+	}
+	m, err = Cluster(context.Background(), ClusterOptions{Config: srv.Config(10 * time.Second), Ingress: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Ingresses) != 1 || m.Ingresses[0].Obj.Spec.Rules[0].Host != "web.example.com" || m.Ingresses[0].Source.File != "cluster" {
+		t.Errorf("with Ingress: Ingresses %+v, want apps/web from the cluster", m.Ingresses)
+	}
+	if len(m.Unreadable) != 1 || m.Unreadable[0].Kind != "IngressClass" {
+		t.Errorf("with Ingress: Unreadable = %+v, want IngressClass forbidden", m.Unreadable)
 	}
 }
 

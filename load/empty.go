@@ -28,7 +28,8 @@ func NothingToAnalyze(m *model.Model) error {
 	for _, k := range []struct {
 		kind string
 		n    int
-	}{{"Namespace", len(m.Namespaces)}, {"Service", len(m.Services)}, {"Secret", len(m.Secrets)}, {"ConfigMap", len(m.ConfigMaps)}} {
+	}{{"Namespace", len(m.Namespaces)}, {"Service", len(m.Services)}, {"Secret", len(m.Secrets)}, {"ConfigMap", len(m.ConfigMaps)},
+		{"Ingress", len(m.Ingresses)}, {"IngressClass", len(m.IngressClasses)}} {
 		if k.n > 0 {
 			held = append(held, fmt.Sprintf("%s (%d)", k.kind, k.n))
 		}

@@ -63,12 +63,21 @@ var kinds = []kind{
 	// TLSRoute backendRefs); a cluster without the Multi-Cluster Services CRDs
 	// serves none and is not asked.
 	{"multicluster.x-k8s.io", "ServiceImport", "serviceimports", []string{"v1alpha1"}, namespaced, serviceImport},
+	// An Ingress migration's base (package ingress): the engine does not
+	// analyze them. A cluster is asked for them only when
+	// ClusterOptions.Ingress says so; networking.k8s.io/v1beta1 and
+	// extensions/v1beta1 Ingresses (removed in Kubernetes 1.22) are skipped.
+	{ingressGroup, "Ingress", "ingresses", []string{"v1"}, namespaced, typedObject(func(m *model.Model) *[]*model.Ingress { return &m.Ingresses })},
+	{ingressGroup, "IngressClass", "ingressclasses", []string{"v1"}, clusterScoped, typedObject(func(m *model.Model) *[]*model.IngressClass { return &m.IngressClasses })},
 	// GEP-3792's Mesh is provisional: the GEP shows it as networking.x-k8s.io/v1
 	// Mesh and the module ships gateway.networking.x-k8s.io/v1alpha1 XMesh. Both
 	// are read from files only: a cluster is not asked for them.
 	{"networking.x-k8s.io", "Mesh", "", []string{"v1", "v1alpha1"}, clusterScoped, mesh},
 	{"gateway.networking.x-k8s.io", "XMesh", "", []string{"v1", "v1alpha1"}, clusterScoped, mesh},
 }
+
+// ingressGroup is the API group of Ingress and IngressClass.
+const ingressGroup = "networking.k8s.io"
 
 type groupKind struct{ group, kind string }
 

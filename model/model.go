@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
@@ -100,6 +101,11 @@ type (
 	ConfigMap        = Object[corev1.ConfigMap]
 	Service          = Object[corev1.Service]
 	Namespace        = Object[corev1.Namespace]
+	// Ingress and IngressClass are not analyzed by the engine: they are the
+	// base of an Ingress migration, which package ingress reads into a
+	// serving table to compare with a Gateway API configuration's.
+	Ingress      = Object[networkingv1.Ingress]
+	IngressClass = Object[networkingv1.IngressClass]
 )
 
 // Mesh is a provisional GEP-3792 Mesh (networking.x-k8s.io/v1 Mesh, or
@@ -191,6 +197,8 @@ type Model struct {
 	Namespaces         []*Namespace
 	Meshes             []*Mesh
 	ServiceImports     []*ServiceImport
+	Ingresses          []*Ingress
+	IngressClasses     []*IngressClass
 
 	// Skipped counts objects of kinds the tool does not analyze, by apiVersion/kind.
 	Skipped map[string]int
