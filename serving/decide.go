@@ -17,6 +17,12 @@ type Request struct {
 	SNI string
 	// Host is the HTTP Host header after TLS is terminated; empty means the SNI.
 	Host string
+	// Path is the request's path. Empty, the request is decided down to the
+	// routes that take its hostname; set, down to the rule that takes it
+	// (Decision.Rule), which a TLS listener's routes do not have.
+	Path string
+	// Method is the HTTP method; empty means GET. It counts only with Path.
+	Method string
 }
 
 // Refusal is why a port does not serve a request; Served when it does.
@@ -42,6 +48,11 @@ const (
 	NoBackendRefs
 	// NoBackendResolves: none of the route's backendRefs resolves.
 	NoBackendResolves
+	// NoRuleForPath: routes take the hostname, but no rule of theirs matches
+	// the request's path and method (HTTP 404: "When no rules matching a
+	// request have been successfully attached to the parent a request is
+	// coming from, a HTTP 404 status code MUST be returned").
+	NoRuleForPath
 )
 
 func (r Refusal) String() string {
@@ -62,6 +73,8 @@ func (r Refusal) String() string {
 		return "NoBackendRefs"
 	case NoBackendResolves:
 		return "NoBackendResolves"
+	case NoRuleForPath:
+		return "NoRuleForPath"
 	}
 	return fmt.Sprintf("Refusal(%d)", int(r))
 }
@@ -81,11 +94,24 @@ type Decision struct {
 	// Certificate is what a terminating listener presents for the SNI, when the
 	// handshake gets that far.
 	Certificate *Certificate
-	Refusal     Refusal
+	// Rule is the rule that takes a request with a Path, nil otherwise or when
+	// none matches (NoRuleForPath). It may be of a route that takes the
+	// hostname less specifically than Routes, when no rule of theirs matches.
+	Rule *Rule
+	// RegexPath reports that a RegularExpression path match took part in
+	// choosing Rule: its syntax, anchoring and precedence are
+	// implementation-specific (HTTPPathMatch), so the choice is this
+	// package's reading (whole-path RE2), not the specification's.
+	RegexPath bool
+	Refusal   Refusal
 }
 
-// Route is the route that takes the request, nil when none does.
+// Route is the route that takes the request, nil when none does: the Rule's,
+// when the request was decided down to a rule.
 func (d *Decision) Route() *Route {
+	if d.Rule != nil {
+		return d.Rule.Route
+	}
 	if len(d.Routes) == 0 {
 		return nil
 	}
@@ -139,6 +165,19 @@ func (p *Port) Decide(req Request) Decision {
 			d.Refusal = NoCertificate
 			return d
 		}
+	}
+	if req.Path != "" && l.Protocol != gwv1.TLSProtocolType {
+		method := req.Method
+		if method == "" {
+			method = "GET"
+		}
+		d.Rule, d.RegexPath = l.ruleFor(d.Routes, req.Host, method, req.Path, hostname.MatchesHost)
+		if d.Rule == nil {
+			d.Refusal = NoRuleForPath
+			return d
+		}
+		d.Refusal = ruleRefusal(d.Rule)
+		return d
 	}
 	d.Refusal = backendsRefusal(d.Route().Attachment.Route.Backends)
 	return d
