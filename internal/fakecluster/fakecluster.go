@@ -47,7 +47,7 @@ type Server struct {
 func New(tb testing.TB, handlers map[string]http.HandlerFunc) *Server {
 	tb.Helper()
 	routes := map[string]http.HandlerFunc{
-		"/api": serveJSON(metav1.APIVersions{Versions: []string{"v1"}}),
+		"/api":  serveJSON(metav1.APIVersions{Versions: []string{"v1"}}),
 		"/apis": serveJSON(metav1.APIGroupList{Groups: []metav1.APIGroup{apiGroup(gatewayGroup), apiGroup(ingressGroup)}}),
 	}
 	for group, resources := range Resources {
