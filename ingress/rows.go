@@ -11,7 +11,7 @@ import (
 // the request exercises.
 type Row struct {
 	Serving *Serving
-	Port   int32
+	Port    int32
 	// Hostname is the host (or alias) the row is for; "" means any.
 	Hostname string
 	// Request is what a client sends: the name (analyze.SampleSNI: a
