@@ -145,6 +145,9 @@ func (l *Location) Samples() []Sample {
 		}
 	}
 	if l.Backend.GRPC {
+		// A gRPC client calls /package.Service/Method: what a path matches
+		// beyond that is no request one sends.
+		out = slices.DeleteFunc(out, func(s Sample) bool { return !s.Spec })
 		return grpcSamples(out)
 	}
 	return out
@@ -235,4 +238,34 @@ func PathMatchFor(l *Location) serving.PathMatch {
 		return serving.PathMatch{Type: gwv1.PathMatchPathPrefix, Value: l.Path}
 	}
 	return serving.PathMatch{Type: gwv1.PathMatchRegularExpression, Value: l.Path}
+}
+
+// UpstreamPath is the path the backend receives for a request path the
+// location takes. NGINX Ingress Controller's rewrites put the rewrite in
+// proxy_pass, which replaces the location's path with it ("/app" rewritten
+// to "/api" sends "/app/x" as "/api/x"); a rewrite-target is nginx's rewrite
+// directive with the location's path as its regular expression, which
+// replaces the whole path with the target, $1... its captures.
+func (l *Location) UpstreamPath(path string) string {
+	switch {
+	case l.Rewrite == "":
+		return path
+	case l.RewriteKey == "nginx.org/rewrites":
+		return l.Rewrite + strings.TrimPrefix(path, strings.TrimSuffix(l.Path, "/"))
+	}
+	flags := ""
+	if l.Match == annotations.MatchRegexPrefixCaseInsensitive {
+		flags = "(?i)"
+	}
+	re, err := regexp.Compile(flags + "^(?:" + l.Path + ")")
+	if err != nil {
+		return path
+	}
+	idx := re.FindStringSubmatchIndex(path)
+	if idx == nil {
+		return path
+	}
+	// nginx's $1 is Go's ${1}: a digit after it is not part of the name.
+	tmpl := regexp.MustCompile(`\$(\d)`).ReplaceAllString(l.Rewrite, "$${$1}")
+	return string(re.ExpandString(nil, tmpl, path, idx))
 }

@@ -234,7 +234,7 @@ func Build(m *model.Model, opts Options) (*Table, error) {
 		ing.Problems = annotations.Validate("Ingress", obj.Obj.Annotations)
 		ing.settings = readSettings(ctl.Set, obj.Obj.Annotations, ing.Problems)
 		if p := ing.settings.rejectedBy; p != nil {
-			ing.NotServed = fmt.Sprintf("%s rejects it: annotation %s: %s", ctl.Name(), p.Key, p.Message)
+			ing.NotServed = fmt.Sprintf("%s rejects it: %s", ctl.Name(), p.Message)
 			continue
 		}
 		if served[ctl] == nil {

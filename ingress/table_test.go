@@ -266,7 +266,7 @@ func TestNGINXIngressController(t *testing.T) {
 			for _, i := range table.Ingresses {
 				switch i.Ref.Name {
 				case "bad":
-					if !strings.Contains(i.NotServed, "rejects it: annotation nginx.org/path-regex") {
+					if !strings.Contains(i.NotServed, "rejects it: nginx.org/path-regex") {
 						t.Errorf("bad: NotServed %q", i.NotServed)
 					}
 				case "young":

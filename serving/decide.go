@@ -98,6 +98,8 @@ type Decision struct {
 	// none matches (NoRuleForPath). It may be of a route that takes the
 	// hostname less specifically than Routes, when no rule of theirs matches.
 	Rule *Rule
+	// Match is the match of Rule that takes the request.
+	Match *Match
 	// RegexPath reports that a RegularExpression path match took part in
 	// choosing Rule: its syntax, anchoring and precedence are
 	// implementation-specific (HTTPPathMatch), so the choice is this
@@ -171,7 +173,7 @@ func (p *Port) Decide(req Request) Decision {
 		if method == "" {
 			method = "GET"
 		}
-		d.Rule, d.RegexPath = l.ruleFor(d.Routes, req.Host, method, req.Path, hostname.MatchesHost)
+		d.Rule, d.Match, d.RegexPath = l.ruleFor(d.Routes, req.Host, method, req.Path, hostname.MatchesHost)
 		if d.Rule == nil {
 			d.Refusal = NoRuleForPath
 			return d

@@ -29,6 +29,33 @@ type Rule struct {
 	// Redirect is the rule's RequestRedirect filter, nil when it has none: a
 	// request the rule takes is answered with it, never forwarded.
 	Redirect *Redirect
+	// Rewrite is the rule's URLRewrite filter's path modifier, nil when it
+	// has none.
+	Rewrite *PathRewrite
+}
+
+// PathRewrite is a URLRewrite filter's path modifier (HTTPPathModifier): the
+// whole path replaced, or the prefix the request matched.
+type PathRewrite struct {
+	Type  gwv1.HTTPPathModifierType
+	Value string
+}
+
+// Apply is the path a backend receives for a request path that match took:
+// ReplaceFullPath replaces it; ReplacePrefixMatch replaces the match's
+// PathPrefix ("/foo" replaced by "/bar" makes "/foo/x" "/bar/x").
+func (r *PathRewrite) Apply(m *Match, path string) string {
+	if r == nil {
+		return path
+	}
+	if r.Type == gwv1.FullPathHTTPPathModifier || m == nil || m.Path.Type != gwv1.PathMatchPathPrefix {
+		return r.Value
+	}
+	out := strings.TrimSuffix(r.Value, "/") + strings.TrimPrefix(path, strings.TrimSuffix(m.Path.Value, "/"))
+	if out == "" {
+		return "/"
+	}
+	return out
 }
 
 // Match is one of a rule's matches, as a request path and the conditions
@@ -76,7 +103,7 @@ func rulesOf(r *Route) []*Rule {
 	out := make([]*Rule, len(rr.Route.Rules))
 	for i := range rr.Route.Rules {
 		mr := &rr.Route.Rules[i]
-		rule := &Rule{Route: r, Index: i, Name: mr.Name, Redirect: redirectOf(mr.Filters)}
+		rule := &Rule{Route: r, Index: i, Name: mr.Name, Redirect: redirectOf(mr.Filters), Rewrite: rewriteOf(mr.Filters)}
 		switch {
 		case len(mr.Matches) > 0:
 			for _, m := range mr.Matches {
@@ -181,6 +208,25 @@ func redirectOf(fs []gwv1.HTTPRouteFilter) *Redirect {
 	return nil
 }
 
+// rewriteOf is a rule's URLRewrite path modifier, nil when it has none.
+func rewriteOf(fs []gwv1.HTTPRouteFilter) *PathRewrite {
+	for _, f := range fs {
+		if f.Type != gwv1.HTTPRouteFilterURLRewrite || f.URLRewrite == nil || f.URLRewrite.Path == nil {
+			continue
+		}
+		p := f.URLRewrite.Path
+		out := &PathRewrite{Type: p.Type}
+		switch {
+		case p.Type == gwv1.FullPathHTTPPathModifier && p.ReplaceFullPath != nil:
+			out.Value = *p.ReplaceFullPath
+		case p.Type == gwv1.PrefixMatchHTTPPathModifier && p.ReplacePrefixMatch != nil:
+			out.Value = *p.ReplacePrefixMatch
+		}
+		return out
+	}
+	return nil
+}
+
 // matchRank orders the matches a request satisfies (HTTPRouteRule.Matches):
 // an Exact path, then the longest PathPrefix, then a method, then the most
 // header matches, then the most query parameter matches. The precedence of
@@ -261,9 +307,9 @@ func PathPrefixMatches(prefix, path string) bool {
 // and among those the best match (HTTPRouteRule.Matches), then the oldest
 // route, then the first rule. regex reports whether a RegularExpression path
 // match took part in the choice.
-func (l *Listener) ruleFor(routes []*Route, name, method, path string, matches func(pattern, host string) bool) (rule *Rule, regex bool) {
-	if rule, regex = bestRule(routes, method, path); rule != nil {
-		return rule, regex
+func (l *Listener) ruleFor(routes []*Route, name, method, path string, matches func(pattern, host string) bool) (rule *Rule, match *Match, regex bool) {
+	if rule, match, regex = bestRule(routes, method, path); rule != nil {
+		return rule, match, regex
 	}
 	// The listener's other routes that match the name, most specific first:
 	// a rule of a less specific route takes what the more specific one's
@@ -294,18 +340,18 @@ func (l *Listener) ruleFor(routes []*Route, name, method, path string, matches f
 		for _, r := range others[i:j] {
 			group = insertByPrecedence(group, r)
 		}
-		if rule, r := bestRule(group, method, path); rule != nil {
-			return rule, r || regex
+		if rule, m, r := bestRule(group, method, path); rule != nil {
+			return rule, m, r || regex
 		}
 		i = j
 	}
-	return nil, regex
+	return nil, nil, regex
 }
 
 // bestRule is the rule of routes (in precedence order) whose match a request
 // satisfies with the best rank; ties go to the earlier route, then the earlier
 // rule. regex reports whether a RegularExpression match was considered.
-func bestRule(routes []*Route, method, path string) (best *Rule, regex bool) {
+func bestRule(routes []*Route, method, path string) (best *Rule, bestMatch *Match, regex bool) {
 	var bestRank matchRank
 	for _, r := range routes {
 		for _, rule := range r.Rules() {
@@ -318,12 +364,12 @@ func bestRule(routes []*Route, method, path string) (best *Rule, regex bool) {
 					continue
 				}
 				if rk := rankOf(m); best == nil || rk.better(bestRank) {
-					best, bestRank = rule, rk
+					best, bestMatch, bestRank = rule, m, rk
 				}
 			}
 		}
 	}
-	return best, regex
+	return best, bestMatch, regex
 }
 
 func containsRoute(routes []*Route, r *Route) bool {

@@ -89,3 +89,32 @@ func TestRuleBackendsAndRedirect(t *testing.T) {
 		t.Errorf("rule 1: backends %+v", bs)
 	}
 }
+
+// TestPathRewrite: a URLRewrite's ReplacePrefixMatch replaces the prefix the
+// request matched, element-wise (HTTPPathModifier); ReplaceFullPath the path.
+func TestPathRewrite(t *testing.T) {
+	prefix := func(v string) *serving.Match {
+		return &serving.Match{Path: serving.PathMatch{Type: "PathPrefix", Value: v}}
+	}
+	for _, c := range []struct {
+		name    string
+		rewrite *serving.PathRewrite
+		match   *serving.Match
+		path    string
+		want    string
+	}{
+		{"no rewrite", nil, prefix("/foo"), "/foo/bar", "/foo/bar"},
+		{"the prefix replaced", &serving.PathRewrite{Type: "ReplacePrefixMatch", Value: "/xyz"}, prefix("/foo"), "/foo/bar", "/xyz/bar"},
+		{"the whole prefix replaced", &serving.PathRewrite{Type: "ReplacePrefixMatch", Value: "/xyz"}, prefix("/foo"), "/foo", "/xyz"},
+		{"a trailing slash of the prefix", &serving.PathRewrite{Type: "ReplacePrefixMatch", Value: "/xyz/"}, prefix("/foo/"), "/foo/bar", "/xyz/bar"},
+		{"replaced with /", &serving.PathRewrite{Type: "ReplacePrefixMatch", Value: "/"}, prefix("/foo"), "/foo/bar", "/bar"},
+		{"replaced with / whole", &serving.PathRewrite{Type: "ReplacePrefixMatch", Value: "/"}, prefix("/foo"), "/foo", "/"},
+		{"the full path", &serving.PathRewrite{Type: "ReplaceFullPath", Value: "/fixed"}, prefix("/foo"), "/foo/bar", "/fixed"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := c.rewrite.Apply(c.match, c.path); got != c.want {
+				t.Errorf("Apply(%q) = %q, want %q", c.path, got, c.want)
+			}
+		})
+	}
+}
