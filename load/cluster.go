@@ -45,8 +45,9 @@ type ClusterOptions struct {
 	// and lists; 0 means DefaultMaxInputBytes.
 	MaxInputBytes int64
 	// Ingress also lists networking.k8s.io Ingresses and IngressClasses, the
-	// base of an Ingress migration; without it they are not asked for, so an
-	// identity that may not list them loses nothing.
+	// base of an Ingress migration, and reads a cluster that does not serve
+	// Gateway API yet; without it they are not asked for, so an identity that
+	// may not list them loses nothing.
 	Ingress bool
 }
 
@@ -70,6 +71,9 @@ func Cluster(ctx context.Context, opts ClusterOptions) (*model.Model, error) {
 	}
 	served, err := servedVersions(dc)
 	switch {
+	case errors.Is(err, ErrNoGatewayAPI) && opts.Ingress && served != nil:
+		// An Ingress migration's base: the cluster may not serve Gateway
+		// API yet.
 	case errors.Is(err, ErrNoGatewayAPI):
 		return nil, err
 	case err != nil:
@@ -334,7 +338,7 @@ func servedVersions(dc discovery.DiscoveryInterface) (map[schema.GroupVersionRes
 		}
 	}
 	if !gatewayAPI {
-		return nil, ErrNoGatewayAPI
+		return served, ErrNoGatewayAPI
 	}
 	return served, nil
 }

@@ -2,6 +2,7 @@ package serving
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -336,10 +337,7 @@ func (l *Listener) ruleFor(routes []*Route, name, method, path string, matches f
 		for j < len(others) && hosts[j] == hosts[i] {
 			j++
 		}
-		group := make([]*Route, 0, j-i)
-		for _, r := range others[i:j] {
-			group = insertByPrecedence(group, r)
-		}
+		group := byPrecedence(slices.Clone(others[i:j]))
 		if rule, m, r := bestRule(group, method, path); rule != nil {
 			return rule, m, r || regex
 		}

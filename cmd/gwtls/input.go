@@ -54,6 +54,9 @@ type InputOptions struct {
 	// AllowMixedTermination: the implementation serves HTTPS and TLS
 	// Passthrough listeners on one port (analyze.Options).
 	AllowMixedTermination bool
+	// Ingress also reads a cluster's Ingresses and IngressClasses (the base
+	// of an Ingress migration; load.ClusterOptions.Ingress).
+	Ingress bool
 
 	filenames []string
 	kustomize string
@@ -297,7 +300,7 @@ func (o *InputOptions) Load(ctx context.Context, streams genericiooptions.IOStre
 	if pageSize == 0 {
 		pageSize = -1 // load.Cluster: no limit
 	}
-	m, err := load.Cluster(ctx, load.ClusterOptions{Config: cfg, Namespace: ns, Progress: progress, PageSize: pageSize, MaxInputBytes: o.maxInputBytes})
+	m, err := load.Cluster(ctx, load.ClusterOptions{Config: cfg, Namespace: ns, Progress: progress, PageSize: pageSize, MaxInputBytes: o.maxInputBytes, Ingress: o.Ingress})
 	if err != nil {
 		return nil, loadError{err}
 	}
@@ -378,9 +381,13 @@ func (o *InputOptions) Result(ctx context.Context, streams genericiooptions.IOSt
 
 // Analyze runs the engine with the completed options.
 func (o *InputOptions) Analyze(m *model.Model) *analyze.Result {
-	return analyze.Analyze(m, analyze.Options{Controller: o.Controller, Now: o.now, External: o.external, Features: o.features,
+	return analyze.Analyze(m, o.analyzeOptions())
+}
+
+func (o *InputOptions) analyzeOptions() analyze.Options {
+	return analyze.Options{Controller: o.Controller, Now: o.now, External: o.external, Features: o.features,
 		AllowMixedTermination: o.AllowMixedTermination, WarnExpiry: o.WarnExpiry, CABundle: o.caBundle, Trace: o.trace, TraceOnly: o.traceOnly,
-		MaxAttachmentChecks: o.MaxAttachmentChecks})
+		MaxAttachmentChecks: o.MaxAttachmentChecks}
 }
 
 // skippedSummary tells on stderr which kinds were not analyzed, so a user can see
