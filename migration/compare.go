@@ -620,7 +620,6 @@ func redirectFix(row *ingress.Row, g *gatewaySide, code int) string {
 		listener, row.Hostname, code)
 }
 
-
 // unacceptedPolicies names the BackendTLSPolicies that target a backend's
 // Service but are not accepted, and why, for a backend the Gateway speaks
 // plain text to.
