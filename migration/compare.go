@@ -240,13 +240,38 @@ func (c *comparison) plain(row *ingress.Row, g *gatewaySide, req string) {
 			redirectFix(row, g, ir.StatusCode))
 	default:
 		if ir != nil {
-			// A redirect by X-Forwarded-Proto: requests from a load balancer
-			// that says http were redirected, the others forwarded.
-			c.add(ing.Ref, ing.Source(), loc.Field, rules.MigrationRedirectLost, req, sideLabel(g),
-				fmt.Sprintf("the Ingress redirects it to https (%d, %s) when its X-Forwarded-Proto is http; the Gateway never redirects it", ir.StatusCode, ir.Key),
-				"add a rule with matches: [{headers: [{name: X-Forwarded-Proto, value: http}]}] and a RequestRedirect filter with scheme: https")
+			c.forwardedProtoRedirect(row, ir, req)
 		}
 		c.forwarded(row, g, req, "")
+	}
+}
+
+// forwardedProto is the header a load balancer that terminates TLS in front
+// adds to the plain HTTP requests it forwards, saying what the client used.
+var forwardedProto = serving.Header{Name: "X-Forwarded-Proto", Value: "http"}
+
+// forwardedProtoRedirect compares a redirect the Ingress makes only for
+// requests whose X-Forwarded-Proto is http: the Gateway must redirect the
+// same request, carrying the header, to https, by a rule that matches it
+// (HTTPHeaderMatch, Exact), while forwarding the others.
+func (c *comparison) forwardedProtoRedirect(row *ingress.Row, ir *ingress.Redirect, req string) {
+	ing := row.Location.Ingress
+	withHeader := row.Request
+	withHeader.Header = forwardedProto
+	g := c.decide(row.Port, withHeader)
+	var gr *serving.Redirect
+	if g.Rule != nil {
+		gr = g.Rule.Redirect
+	}
+	switch {
+	case gr == nil || !gr.ToHTTPS():
+		c.add(ing.Ref, ing.Source(), row.Location.Field, rules.MigrationRedirectLost, req, sideLabel(&g),
+			fmt.Sprintf("the Ingress redirects it to https (%d, %s) when its X-Forwarded-Proto is http; the Gateway does not redirect it then", ir.StatusCode, ir.Key),
+			"add a rule with matches: [{headers: [{name: X-Forwarded-Proto, value: http}]}] and a RequestRedirect filter with scheme: https")
+	case gr.StatusCode != ir.StatusCode:
+		c.add(ing.Ref, ing.Source(), row.Location.Field, rules.MigrationRedirectChanged, req, sideLabel(&g),
+			fmt.Sprintf("with X-Forwarded-Proto http, the Gateway redirects it to https with %d; the Ingress with %d (%s)", gr.StatusCode, ir.StatusCode, ir.Key),
+			fmt.Sprintf("set the RequestRedirect filter's statusCode to %d", ir.StatusCode))
 	}
 }
 

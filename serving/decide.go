@@ -23,7 +23,16 @@ type Request struct {
 	Path string
 	// Method is the HTTP method; empty means GET. It counts only with Path.
 	Method string
+	// Header is a header the request carries that rules may match on (the
+	// X-Forwarded-Proto a load balancer in front adds), by canonical name;
+	// the zero Header is none. It counts only with Path. One is all a
+	// comparison asks, and keeps Request comparable.
+	Header Header
 }
+
+// Header is an HTTP request header: a name (net/http.CanonicalHeaderKey) and
+// its value.
+type Header struct{ Name, Value string }
 
 // Refusal is why a port does not serve a request; Served when it does.
 type Refusal int
@@ -169,11 +178,10 @@ func (p *Port) Decide(req Request) Decision {
 		}
 	}
 	if req.Path != "" && l.Protocol != gwv1.TLSProtocolType {
-		method := req.Method
-		if method == "" {
-			method = "GET"
+		if req.Method == "" {
+			req.Method = "GET"
 		}
-		d.Rule, d.Match, d.RegexPath = l.ruleFor(d.Routes, req.Host, method, req.Path, hostname.MatchesHost)
+		d.Rule, d.Match, d.RegexPath = l.ruleFor(d.Routes, req, hostname.MatchesHost)
 		if d.Rule == nil {
 			d.Refusal = NoRuleForPath
 			return d

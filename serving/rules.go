@@ -1,6 +1,7 @@
 package serving
 
 import (
+	"net/http"
 	"regexp"
 	"slices"
 	"strconv"
@@ -71,6 +72,29 @@ type Match struct {
 	// which order matches (HTTPRouteRule.Matches) and which a request with
 	// none of those headers or parameters does not satisfy.
 	Headers, QueryParams int
+	// ExactHeaders are the header matches of type Exact, by canonical name: a
+	// request carrying them all satisfies them. A match with other header
+	// matches (RegularExpression, whose dialect is implementation-specific)
+	// is satisfied by no request this package asks.
+	ExactHeaders map[string]string
+}
+
+// exactHeaders are the Exact header matches of an HTTPRouteMatch or
+// GRPCRouteMatch, by canonical name (header names are case-insensitive,
+// HTTPHeaderName); nil when any is of another type.
+func exactHeaders[T ~string](n int, at func(i int) (name T, value string, exact bool)) map[string]string {
+	if n == 0 {
+		return nil
+	}
+	out := make(map[string]string, n)
+	for i := 0; i < n; i++ {
+		name, value, exact := at(i)
+		if !exact {
+			return nil
+		}
+		out[http.CanonicalHeaderKey(string(name))] = value
+	}
+	return out
 }
 
 // PathMatch is how a match compares a request's path.
@@ -131,6 +155,10 @@ func rulesOf(r *Route) []*Rule {
 // of type PathPrefix on "/" (HTTPRouteMatch.Path, HTTPPathMatch.Type).
 func httpMatch(m gwv1.HTTPRouteMatch) Match {
 	out := Match{Path: PathMatch{Type: gwv1.PathMatchPathPrefix, Value: "/"}, Headers: len(m.Headers), QueryParams: len(m.QueryParams)}
+	out.ExactHeaders = exactHeaders(len(m.Headers), func(i int) (gwv1.HTTPHeaderName, string, bool) {
+		h := m.Headers[i]
+		return h.Name, h.Value, h.Type == nil || *h.Type == gwv1.HeaderMatchExact
+	})
 	if p := m.Path; p != nil {
 		if p.Type != nil {
 			out.Path.Type = *p.Type
@@ -266,13 +294,19 @@ func (a matchRank) better(b matchRank) bool {
 	return a.query > b.query
 }
 
-// satisfies reports whether a request for path with method, and no headers or
-// query parameters, satisfies a match. ok is false for a RegularExpression
+// satisfies reports whether a request (its method, path and headers, and no
+// query parameters) satisfies a match. ok is false for a RegularExpression
 // that does not compile as RE2 (its syntax is implementation-specific).
-func (m *Match) satisfies(method, path string) (matched, ok bool) {
-	if m.Headers > 0 || m.QueryParams > 0 || (m.Method != "" && m.Method != method) {
+func (m *Match) satisfies(req Request) (matched, ok bool) {
+	if m.QueryParams > 0 || (m.Method != "" && m.Method != req.Method) || len(m.ExactHeaders) != m.Headers {
 		return false, true
 	}
+	for name, value := range m.ExactHeaders {
+		if name != req.Header.Name || value != req.Header.Value {
+			return false, true
+		}
+	}
+	path := req.Path
 	switch m.Path.Type {
 	case gwv1.PathMatchExact:
 		return path == m.Path.Value, true
@@ -308,8 +342,9 @@ func PathPrefixMatches(prefix, path string) bool {
 // and among those the best match (HTTPRouteRule.Matches), then the oldest
 // route, then the first rule. regex reports whether a RegularExpression path
 // match took part in the choice.
-func (l *Listener) ruleFor(routes []*Route, name, method, path string, matches func(pattern, host string) bool) (rule *Rule, match *Match, regex bool) {
-	if rule, match, regex = bestRule(routes, method, path); rule != nil {
+func (l *Listener) ruleFor(routes []*Route, req Request, matches func(pattern, host string) bool) (rule *Rule, match *Match, regex bool) {
+	name := req.Host
+	if rule, match, regex = bestRule(routes, req); rule != nil {
 		return rule, match, regex
 	}
 	// The listener's other routes that match the name, most specific first:
@@ -338,7 +373,7 @@ func (l *Listener) ruleFor(routes []*Route, name, method, path string, matches f
 			j++
 		}
 		group := byPrecedence(slices.Clone(others[i:j]))
-		if rule, m, r := bestRule(group, method, path); rule != nil {
+		if rule, m, r := bestRule(group, req); rule != nil {
 			return rule, m, r || regex
 		}
 		i = j
@@ -349,7 +384,7 @@ func (l *Listener) ruleFor(routes []*Route, name, method, path string, matches f
 // bestRule is the rule of routes (in precedence order) whose match a request
 // satisfies with the best rank; ties go to the earlier route, then the earlier
 // rule. regex reports whether a RegularExpression match was considered.
-func bestRule(routes []*Route, method, path string) (best *Rule, bestMatch *Match, regex bool) {
+func bestRule(routes []*Route, req Request) (best *Rule, bestMatch *Match, regex bool) {
 	var bestRank matchRank
 	for _, r := range routes {
 		for _, rule := range r.Rules() {
@@ -358,7 +393,7 @@ func bestRule(routes []*Route, method, path string) (best *Rule, bestMatch *Matc
 				if m.Path.Type == gwv1.PathMatchRegularExpression {
 					regex = true
 				}
-				if ok, _ := m.satisfies(method, path); !ok {
+				if ok, _ := m.satisfies(req); !ok {
 					continue
 				}
 				if rk := rankOf(m); best == nil || rk.better(bestRank) {
