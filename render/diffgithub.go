@@ -13,7 +13,8 @@ import (
 // (new findings included), at its severity: on head's file and line where the
 // change is in a file of head; without a file for a change only base has (a
 // removed route: its lines are not in the pull request's files). It writes
-// nothing else.
+// nothing else, but for an Ingress migration its verdict, as a notice (its
+// differences are findings, annotated at their own severity).
 func (r DiffReport) GitHubAnnotations(w io.Writer) error {
 	var b strings.Builder
 	annotate := func(c *change.Change, title, msg string) {
@@ -46,6 +47,9 @@ func (r DiffReport) GitHubAnnotations(w io.Writer) error {
 			}
 			annotate(c, string(f.Finding.Rule.ID), msg)
 		}
+	}
+	if m := r.Migration; m != nil {
+		fmt.Fprintf(&b, "::notice title=%s::%s\n", escapeGitHubProperty("gwtls diff: Ingress migration"), escapeGitHubData(m.Verdict))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -42,6 +42,13 @@ func (r DiffReport) Markdown(w io.Writer, opts MarkdownOptions) error {
 	} else {
 		fmt.Fprintf(&b, "Passes `--fail-on %s`.\n\n", r.FailOn)
 	}
+	if m := r.Migration; m != nil {
+		mark := "✅"
+		if !m.Same {
+			mark = "❌"
+		}
+		fmt.Fprintf(&b, "**Ingress migration:** %s %s\n\n", mark, mdCell(m.Verdict))
+	}
 	cut := 0
 	rows := func(out *strings.Builder, row string) {
 		if b.Len()+out.Len()+len(row) > markdownBudget {
