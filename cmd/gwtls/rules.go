@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/x509"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -12,8 +14,11 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
+	"github.com/kubectl-gwtls/kubectl-gwtls/change"
 	"github.com/kubectl-gwtls/kubectl-gwtls/config"
+	"github.com/kubectl-gwtls/kubectl-gwtls/ingress"
 	"github.com/kubectl-gwtls/kubectl-gwtls/load"
+	"github.com/kubectl-gwtls/kubectl-gwtls/migration"
 	"github.com/kubectl-gwtls/kubectl-gwtls/render"
 	"github.com/kubectl-gwtls/kubectl-gwtls/rules"
 	"github.com/kubectl-gwtls/kubectl-gwtls/triage"
@@ -138,6 +143,9 @@ func exampleFindings(ex rules.Example) ([]analyze.Finding, error) {
 	if err != nil {
 		return nil, err
 	}
+	if base, ok := ex.Base(); ok {
+		return migrationExampleFindings(ex, base, now)
+	}
 	m, err := load.Files(load.FileOptions{Filenames: []string{"-"}, Stdin: strings.NewReader(ex.Manifest), DefaultNamespace: "default"})
 	if err != nil {
 		return nil, err
@@ -177,4 +185,54 @@ func exampleFindings(ex rules.Example) ([]analyze.Finding, error) {
 	files.addDrift(res)
 	triage.Apply(res, nil)
 	return res.Findings, nil
+}
+
+// migrationExampleFindings are the new findings diff reports on a migration
+// rule's example, as `diff --base BASE -f EXAMPLE` at rules.ExampleNow: the
+// example's manifest is the Gateway API head, the file its --base flag names
+// the Ingress base. Both are read from a temporary folder, whose path is
+// dropped from the findings, so that they name the files as the catalog does.
+func migrationExampleFindings(ex rules.Example, base string, now time.Time) ([]analyze.Finding, error) {
+	dir, err := os.MkdirTemp("", "gwtls-example-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	read := func(name string, data []byte) (*analyze.Result, error) {
+		file := filepath.Join(dir, name)
+		if err := os.WriteFile(file, data, 0o600); err != nil {
+			return nil, err
+		}
+		m, err := load.Files(load.FileOptions{Filenames: []string{file}, DefaultNamespace: "default"})
+		if err != nil {
+			return nil, err
+		}
+		return analyze.Analyze(m, analyze.Options{Now: now}), nil
+	}
+	b, err := read(base, ex.Files[base])
+	if err != nil {
+		return nil, err
+	}
+	h, err := read(ex.Name, []byte(ex.Manifest))
+	if err != nil {
+		return nil, err
+	}
+	d := change.Compare(b, h, change.Options{Now: now, WarnExpiry: 30 * 24 * time.Hour})
+	it, err := ingress.Build(b.Model, ingress.Options{Analyze: analyze.Options{Now: now}})
+	if err != nil {
+		return nil, err
+	}
+	d.AddMigration(migration.Compare(it, h))
+	prefix := dir + string(filepath.Separator)
+	var out []analyze.Finding
+	for _, f := range d.Findings {
+		if f.Changes[0].Kind != change.FindingNew {
+			continue
+		}
+		g := f.Finding
+		g.Message = strings.ReplaceAll(g.Message, prefix, "")
+		g.Source.File = strings.TrimPrefix(g.Source.File, prefix)
+		out = append(out, g)
+	}
+	return out, nil
 }
