@@ -231,6 +231,7 @@ func migrationExampleFindings(ex rules.Example, base string, now time.Time) ([]a
 		}
 		g := f.Finding
 		g.Message = strings.ReplaceAll(g.Message, prefix, "")
+		g.Fix = strings.ReplaceAll(g.Fix, prefix, "")
 		g.Source.File = strings.TrimPrefix(g.Source.File, prefix)
 		out = append(out, g)
 	}
