@@ -263,7 +263,10 @@ func (o *DiffOptions) results(ctx context.Context) (base, head *diffSide, err er
 		hm = apply.Onto(bm, hm, o.Input.now)
 		head.input.From = "cluster+files"
 	}
-	base.input.Objects, head.input.Objects = bm.Len(), hm.Len()
+	// Ingresses and IngressClasses are held beside what the engine analyzes
+	// (an Ingress migration's base), and counted as read.
+	objects := func(m *model.Model) int { return m.Len() + len(m.Ingresses) + len(m.IngressClasses) }
+	base.input.Objects, head.input.Objects = objects(bm), objects(hm)
 	// The loaders' garbage is collected before the engine runs (gc.go).
 	larger := bm
 	if hm.Len() > bm.Len() {
