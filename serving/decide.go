@@ -189,8 +189,24 @@ func (p *Port) Decide(req Request) Decision {
 		d.Refusal = ruleRefusal(d.Rule)
 		return d
 	}
-	d.Refusal = backendsRefusal(d.Route().Attachment.Route.Backends)
+	d.Refusal = routeRefusal(d.Route())
 	return d
+}
+
+// routeRefusal is Served when a rule of the route answers requests: one of its
+// backendRefs resolves, or a rule redirects (HTTPRequestRedirectFilter: the
+// redirect is the response, and such a rule needs no backendRefs).
+func routeRefusal(r *Route) Refusal {
+	refusal := backendsRefusal(r.Attachment.Route.Backends)
+	if refusal == Served {
+		return refusal
+	}
+	for _, rule := range r.Rules() {
+		if rule.Redirect != nil {
+			return Served
+		}
+	}
+	return refusal
 }
 
 // listenerFor is the listener that takes a request (spec 003 "Listener

@@ -40,6 +40,8 @@ func TestDecidePath(t *testing.T) {
 		{"the longest PathPrefix wins; a trailing slash is ignored", serving.Request{Host: "shop.example.com", Path: "/api/v2"}, "shop", 2, serving.Served, false, false},
 		{"a PathPrefix matches whole path elements: /api does not take /apis", serving.Request{Host: "shop.example.com", Path: "/apis"}, "catchall", 0, serving.Served, false, false},
 		{"a match with a header condition does not take a request without the header", serving.Request{Host: "shop.example.com", Path: "/beta"}, "catchall", 0, serving.Served, false, false},
+		{"a request carrying the header satisfies an Exact header match", serving.Request{Host: "shop.example.com", Path: "/beta", Header: serving.Header{Name: "X-Beta", Value: "1"}}, "shop", 2, serving.Served, false, false},
+		{"another value of the header does not", serving.Request{Host: "shop.example.com", Path: "/beta", Header: serving.Header{Name: "X-Beta", Value: "2"}}, "catchall", 0, serving.Served, false, false},
 		{"a method match takes that method only", serving.Request{Host: "shop.example.com", Path: "/old"}, "catchall", 0, serving.Served, false, false},
 		{"a method match takes its method", serving.Request{Host: "shop.example.com", Path: "/old", Method: "POST"}, "shop", 3, serving.Served, false, false},
 		{"a RequestRedirect rule answers with its redirect", serving.Request{Host: "shop.example.com", Path: "/moved/x"}, "shop", 4, serving.Served, true, false},
@@ -63,6 +65,13 @@ func TestDecidePath(t *testing.T) {
 				t.Errorf("Route() is %v, not the rule's route", d.Route().Ref)
 			}
 		})
+	}
+	// A route whose rules only redirect answers requests: with its redirect.
+	redirects := serving.Build(analyzeYAML(t, class, services,
+		gateway("", `{name: http, port: 80, protocol: HTTP}`),
+		route("HTTPRoute", "to-https", "", `{parentRefs: [{name: gw}], hostnames: [shop.example.com], rules: [{filters: [{type: RequestRedirect, requestRedirect: {scheme: https}}]}]}`)))
+	if d := redirects.Gateways[0].Port(80).Decide(serving.Request{Host: "shop.example.com"}); d.Refusal != serving.Served {
+		t.Errorf("a route that only redirects: refusal %v, want Served", d.Refusal)
 	}
 	// Without a path, a request is decided down to the routes, as simulate asks.
 	if d := port.Decide(serving.Request{Host: "shop.example.com"}); d.Rule != nil || d.Route().Ref.Name != "shop" || d.Refusal != serving.Served {
