@@ -1,7 +1,6 @@
 package ingress
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -216,13 +215,4 @@ func rewriteList(v string) map[string]string {
 		}
 	}
 	return out
-}
-
-// describeRedirect says a redirect in a few words.
-func describeRedirect(r redirectSetting) string {
-	s := fmt.Sprintf("%d to https (%s)", r.code, r.key)
-	if r.forwardedProto {
-		s += " when X-Forwarded-Proto is http"
-	}
-	return s
 }

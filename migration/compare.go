@@ -173,7 +173,7 @@ func (c *comparison) terminated(row *ingress.Row, g *gatewaySide, req string) {
 	if g.Listener.Protocol == gwv1.TLSProtocolType {
 		c.add(ing.Ref, ing.Source(), hostField(row.Location), rules.MigrationPathNotServed, req, sideLabel(g),
 			fmt.Sprintf("the Ingress terminates TLS and routes by path; listener %s routes the TLS connection (%s) without reading its requests", listenerLabel(g.Listener), g.Listener.Mode),
-			fmt.Sprintf("serve the host from an HTTPS listener with tls.mode Terminate and an HTTPRoute with the Ingress's paths"))
+			"serve the host from an HTTPS listener with tls.mode Terminate and an HTTPRoute with the Ingress's paths")
 		return
 	}
 	tls := row.Server.TLS
