@@ -29,7 +29,8 @@ type converterVerdict struct {
 // the Ingress served.
 var converterVerdicts = map[string]converterVerdict{
 	"nginx-grpc-services": {same: true,
-		why: "nginx.org/grpc-services makes NGINX speak gRPC to grpc-svc; the GRPCRoute on the HTTP listener forwards the same method to the same Service and port (GRPCRoute: GRPCRouteMatch.Method)."},
+		why: "nginx.org/grpc-services makes NGINX speak gRPC to grpc-svc; the GRPCRoute on the HTTP listener forwards the same method to the same Service and port (GRPCRoute: GRPCRouteMatch.Method). " +
+			"NGINX Ingress Controller's documentation also requires TLS termination and http2 for a gRPC Ingress, which this one lacks; the comparison does not model that requirement, so the verdict is about routing: clients that reached the service reach it the same way."},
 	"nginx-hsts": {rules: []rules.ID{rules.MigrationRedirectLost.ID},
 		why: "NGINX Ingress Controller redirects plain HTTP to HTTPS for every host in spec.tls (ingress.kubernetes.io/ssl-redirect defaults to true); the converter attaches the one HTTPRoute, without a RequestRedirect filter, to the HTTP listener too, so http://hsts.example.com/ reaches secure-app over plain HTTP (HTTPRequestRedirectFilter is how Gateway API redirects). HSTS headers are outside the comparison."},
 	"nginx-listen-ports": {rules: []rules.ID{rules.MigrationPathMatchNarrowed.ID}, same: true,
