@@ -22,8 +22,9 @@ type Migration struct {
 
 // AddMigration adds an Ingress migration's comparison to the diff: its
 // verdict, and its findings as findings new in head, first. Each is placed
-// on the Ingress path it is about, in the base's files: the Gateway API side
-// it names is in its message.
+// on the Ingress path it is about, in the base's files; the Gateway API
+// object that decides the request is its change's Related, and in its
+// message.
 func (d *Diff) AddMigration(r *migration.Report) {
 	d.Migration = &Migration{Ingresses: r.Ingresses, Hosts: r.Hosts, Paths: r.Paths, Requests: r.Requests, Same: r.Same,
 		Verdict: r.Verdict, Findings: len(r.Findings)}
@@ -32,7 +33,11 @@ func (d *Diff) AddMigration(r *migration.Report) {
 		c := newChange(FindingNew, f.Message, "", f.Severity.String(), located{f.Source, Base})
 		sev := f.Severity
 		c.Regression, c.Severity = true, &sev
-		out = append(out, Finding{Finding: f, Changes: []Change{c}})
+		if f.Decider.File != "" {
+			decider := f.Decider
+			c.Related = &decider
+		}
+		out = append(out, Finding{Finding: f.Finding, Changes: []Change{c}})
 	}
 	d.Findings = append(out, d.Findings...)
 }

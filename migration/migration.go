@@ -41,7 +41,7 @@ type Report struct {
 	Verdict string `json:"verdict"`
 	// Findings are the differences, in the order of the Ingresses' files and
 	// lines, then object, field and rule.
-	Findings []analyze.Finding `json:"-"`
+	Findings []Finding `json:"-"`
 }
 
 // Compare asks the Gateway API configuration (the engine's Result for it)
@@ -51,13 +51,13 @@ func Compare(ing *ingress.Table, head *analyze.Result) *Report {
 	r := &Report{}
 	for _, i := range ing.Ingresses {
 		if i.NotServed != "" {
-			c.add(i.Ref, i.Source(), "", rules.MigrationIngressNotServed, "", "",
+			c.add(i.Ref, i.Source(), "", rules.MigrationIngressNotServed, "", decider{},
 				fmt.Sprintf("not compared: %s", i.NotServed),
 				"fix the Ingress, or leave it out of the base")
 			continue
 		}
 		for _, taken := range i.HostsTaken {
-			c.add(i.Ref, i.Source(), "", rules.MigrationIngressNotServed, "", "", "part of it is not compared: "+taken,
+			c.add(i.Ref, i.Source(), "", rules.MigrationIngressNotServed, "", decider{}, "part of it is not compared: "+taken,
 				"drop the duplicate host from one of the Ingresses")
 		}
 		r.Ingresses++
@@ -129,23 +129,31 @@ type findingKey struct {
 }
 
 type finding struct {
-	analyze.Finding
+	Finding
 	requests []string
 	text     string
 }
 
-// add records a difference. A second request with the same key adds its
-// request to the first's message.
-func (c *comparison) add(ing model.Ref, src model.Source, field string, r *rules.Rule, request, gateway, text, fix string) {
-	c.addAt(findingKey{rule: r.ID, ingress: ing, field: field, gateway: gateway, what: text}, src, r, request, gateway, text, fix)
+// Finding is a difference: a finding of a migration/* rule on the Ingress
+// path, and where the Gateway API object that decides the request is (the
+// zero Source when none does: no listener on the port).
+type Finding struct {
+	analyze.Finding
+	Decider model.Source
 }
 
-func (c *comparison) addAt(k findingKey, src model.Source, r *rules.Rule, request, gateway, text, fix string) {
+// add records a difference. A second request with the same key adds its
+// request to the first's message.
+func (c *comparison) add(ing model.Ref, src model.Source, field string, r *rules.Rule, request string, gateway decider, text, fix string) {
+	c.addAt(findingKey{rule: r.ID, ingress: ing, field: field, gateway: gateway.label, what: text}, src, r, request, gateway, text, fix)
+}
+
+func (c *comparison) addAt(k findingKey, src model.Source, r *rules.Rule, request string, gateway decider, text, fix string) {
 	f := c.found[k]
 	if f == nil {
-		f = &finding{Finding: analyze.Finding{Rule: r, Severity: r.Severity, Object: k.ingress, Field: k.field, Source: src, Fix: fix}, text: text}
-		if gateway != "" {
-			f.text += "; Gateway API side: " + gateway
+		f = &finding{Finding: Finding{Finding: analyze.Finding{Rule: r, Severity: r.Severity, Object: k.ingress, Field: k.field, Source: src, Fix: fix}, Decider: gateway.source}, text: text}
+		if gateway.label != "" {
+			f.text += "; Gateway API side: " + gateway.label
 		}
 		c.found[k] = f
 		c.order = append(c.order, k)
@@ -156,8 +164,8 @@ func (c *comparison) addAt(k findingKey, src model.Source, r *rules.Rule, reques
 }
 
 // findings are the findings gathered, each message naming its requests.
-func (c *comparison) findings() []analyze.Finding {
-	out := make([]analyze.Finding, 0, len(c.order))
+func (c *comparison) findings() []Finding {
+	out := make([]Finding, 0, len(c.order))
 	for _, k := range c.order {
 		f := c.found[k]
 		switch n := len(f.requests); {
@@ -170,8 +178,8 @@ func (c *comparison) findings() []analyze.Finding {
 		}
 		out = append(out, f.Finding)
 	}
-	slices.SortStableFunc(out, func(a, b analyze.Finding) int {
-		return cmp.Or(analyze.CompareFindings(a, b), strings.Compare(a.Message, b.Message))
+	slices.SortStableFunc(out, func(a, b Finding) int {
+		return cmp.Or(analyze.CompareFindings(a.Finding, b.Finding), strings.Compare(a.Message, b.Message))
 	})
 	return out
 }
