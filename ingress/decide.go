@@ -126,7 +126,8 @@ func (s *Serving) Decide(port int32, req serving.Request) Decision {
 func (s *Serving) serverFor(port int32, tls bool, name string) (*Server, string) {
 	var best *Server
 	bestHost := ""
-	for _, srv := range s.Servers {
+	for _, i := range s.serversNaming(name) {
+		srv := s.Servers[i]
 		ports := srv.HTTPPorts
 		if tls {
 			ports = srv.HTTPSPorts

@@ -65,6 +65,37 @@ type Serving struct {
 	// Servers are the hosts it serves, in the order their first Ingress
 	// appears in the input, then by host.
 	Servers []*Server
+	// byHost indexes Servers by each host and alias they name ("" for a
+	// rule without host), each list in Servers order: a request's name is
+	// taken only by a server named after it, after its one-label wildcard,
+	// or by one without host.
+	byHost map[string][]int
+}
+
+// indexServers fills byHost, once Servers are final.
+func (s *Serving) indexServers() {
+	s.byHost = make(map[string][]int, len(s.Servers))
+	for i, srv := range s.Servers {
+		for _, h := range srv.Hostnames() {
+			h = strings.ToLower(h)
+			if l := s.byHost[h]; len(l) == 0 || l[len(l)-1] != i {
+				s.byHost[h] = append(l, i)
+			}
+		}
+	}
+}
+
+// serversNaming are the indexes of the servers that may take a name: those
+// whose host or alias is the name, its one-label wildcard, or none.
+func (s *Serving) serversNaming(name string) []int {
+	name = strings.ToLower(name)
+	out := slices.Clone(s.byHost[name])
+	if _, rest, ok := strings.Cut(name, "."); ok {
+		out = append(out, s.byHost["*."+rest]...)
+	}
+	out = append(out, s.byHost[""]...)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // Ingress is one Ingress and what became of it.
@@ -246,6 +277,9 @@ func Build(m *model.Model, opts Options) (*Table, error) {
 			b.t.Controllers = append(b.t.Controllers, s)
 			b.serve(s)
 		}
+	}
+	for _, s := range b.t.Controllers {
+		s.indexServers()
 	}
 	return b.t, nil
 }

@@ -352,7 +352,8 @@ func (l *Listener) ruleFor(routes []*Route, req Request, matches func(pattern, h
 	// rules do not.
 	var others []*Route
 	var hosts []string
-	for _, r := range l.Routes {
+	l.indexOnce.Do(func() { l.index = newRouteIndex(l.Routes) })
+	for _, r := range l.index.candidates(name) {
 		if containsRoute(routes, r) {
 			continue
 		}
