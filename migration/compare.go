@@ -76,7 +76,7 @@ func listenerLabel(l *serving.Listener) string {
 	if l == nil {
 		return ""
 	}
-	return fmt.Sprintf("%s of %s (%s)", l.Name, l.Owner, l.Result.Gateway.Gateway.Source)
+	return fmt.Sprintf("%s of %s (%s)", l.Name, l.Owner, l.Result.Source())
 }
 
 // ruleLabel names a Gateway route rule and where it is.
@@ -101,14 +101,14 @@ func sideOf(g *gatewaySide) decider {
 		r := g.Route()
 		return decider{fmt.Sprintf("%s (%s)", r.Ref, r.Attachment.Route.Route.Source), r.Attachment.Route.Route.Source}
 	case g.Listener != nil:
-		return decider{"listener " + listenerLabel(g.Listener), g.Listener.Result.Gateway.Gateway.Source}
+		return decider{"listener " + listenerLabel(g.Listener), g.Listener.Result.Source()}
 	}
 	return decider{}
 }
 
 // listenerSide is a listener as what decides a request.
 func listenerSide(l *serving.Listener) decider {
-	return decider{listenerLabel(l), l.Result.Gateway.Gateway.Source}
+	return decider{listenerLabel(l), l.Result.Source()}
 }
 
 // then is d followed by what decides the request it leads to (a redirect's):
