@@ -37,7 +37,8 @@ func TestListPagesDecodeEveryClusterKind(t *testing.T) {
 				json.RawMessage(`{"metadata":{"name":"a","namespace":"apps"}}`),
 				json.RawMessage(`{"metadata":{"name":"b","namespace":"apps"}}`),
 			}
-			objs, err := decodePage(items, header{APIVersion: apiVersion, Kind: k.name})
+			page, err := decodePage(items, header{APIVersion: apiVersion, Kind: k.name}, nil)
+			objs := page.objects
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,0 +1,111 @@
+package load
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/rest"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/admit"
+	"github.com/kubectl-gwtls/kubectl-gwtls/model"
+)
+
+// crdGroups are the groups whose CRDs hold the Gateway API's objects: what a
+// cluster's API server enforces on them is what those CRDs say.
+var crdGroups = []string{gatewayGroup, "gateway.networking.x-k8s.io"}
+
+// crdResource names the CustomResourceDefinitions in RBAC's terms, for a
+// message.
+const crdResource = "customresourcedefinitions.apiextensions.k8s.io"
+
+// clusterAdmission resolves the admission of a cluster's objects: the CRDs the
+// cluster serves its Gateway API groups with, which the user may override with
+// their own (opts.Admitter), or, when the identity may not read them, the
+// built-in ones, which the returned Unreadable says.
+func clusterAdmission(ctx context.Context, rc *rest.RESTClient, served map[schema.GroupVersionResource]bool, opts Admission) (*admission, *model.Unreadable, error) {
+	if opts.Admitter != nil || opts.Off {
+		adm, err := opts.resolve(true)
+		return adm, nil, err
+	}
+	crds, forbidden, err := clusterCRDs(ctx, rc, served)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading the cluster's Gateway API CustomResourceDefinitions: %w", err)
+	}
+	if forbidden != nil || len(crds) == 0 {
+		adm, err := opts.resolve(true)
+		if err != nil {
+			return nil, nil, err
+		}
+		if forbidden != nil {
+			adm.report.Note = fmt.Sprintf("the identity may not read %s: objects were held to the built-in CRDs, which may not be the cluster's", crdResource)
+			return adm, &model.Unreadable{Kind: "CustomResourceDefinition", Reason: fmt.Sprintf("forbidden: the identity may not get %s; objects were validated against the %s instead", crdResource, adm.report.CRDs)}, nil
+		}
+		adm.report.Note = "the cluster serves the Gateway API without CustomResourceDefinitions: objects were held to the built-in CRDs"
+		return adm, nil, nil
+	}
+	a, err := admit.New(admit.FromObjects("from the cluster", crds))
+	if err != nil {
+		return nil, nil, fmt.Errorf("the cluster's Gateway API CustomResourceDefinitions: %w", err)
+	}
+	opts.Admitter = a
+	adm, err := opts.resolve(true)
+	return adm, nil, err
+}
+
+// clusterCRDs gets the CustomResourceDefinition of every resource the cluster
+// serves in the Gateway API's groups (resource.group is a CRD's name), at once.
+// forbidden is the first refusal to let the identity get one; a resource
+// without a CRD (served some other way) is left out.
+func clusterCRDs(ctx context.Context, rc *rest.RESTClient, served map[schema.GroupVersionResource]bool) (crds []apiextensionsv1.CustomResourceDefinition, forbidden, err error) {
+	names := map[string]bool{}
+	for gvr := range served {
+		if !strings.Contains(gvr.Resource, "/") && (gvr.Group == crdGroups[0] || gvr.Group == crdGroups[1]) {
+			names[gvr.Resource+"."+gvr.Group] = true
+		}
+	}
+	sorted := make([]string, 0, len(names))
+	for n := range names {
+		sorted = append(sorted, n)
+	}
+	sort.Strings(sorted)
+	got := make([]*apiextensionsv1.CustomResourceDefinition, len(sorted))
+	errs := make([]error, len(sorted))
+	var wg sync.WaitGroup
+	for i, name := range sorted {
+		wg.Go(func() {
+			body, err := rc.Get().AbsPath("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/" + name).DoRaw(ctx)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			crd := new(apiextensionsv1.CustomResourceDefinition)
+			if err := json.Unmarshal(body, crd); err != nil {
+				errs[i] = fmt.Errorf("%s: %w", name, err)
+				return
+			}
+			got[i] = crd
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		switch {
+		case err == nil:
+			crds = append(crds, *got[i])
+		case apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err):
+			if forbidden == nil {
+				forbidden = err
+			}
+		case apierrors.IsNotFound(err):
+		default:
+			return nil, nil, fmt.Errorf("%s: %w", sorted[i], err)
+		}
+	}
+	return crds, forbidden, nil
+}
