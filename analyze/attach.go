@@ -171,13 +171,21 @@ func listenerSetTakesRoutes(accepted *Condition) bool {
 // parentMissing decides a parentRef whose parent is not among the objects in
 // scope. No controller in scope writes its status either way; one that exists
 // but belongs to a controller not selected is not reported, one that is not in
-// the input at all is rejected, for findings and explain.
+// the input at all is rejected, for findings and explain, with the API
+// server's refusal when that is why it does not exist.
 func (e *engine) parentMissing(d *parentDecision, outOfScope bool) {
 	d.pr.Written = false
 	if outOfScope {
 		return
 	}
-	fix := fmt.Sprintf("check parentRefs[].name and namespace, or include the %s in the input", *d.pr.Ref.Kind)
+	kind := string(*d.pr.Ref.Kind)
+	if why, refused := e.ix.refusal(kind, d.parent); refused {
+		fix := refusalFix(kind)
+		d.trace.step("route.parentRef.exists", false, why, fix, nil)
+		d.reject(rules.RouteAcceptedNoMatchingParent, why, fix)
+		return
+	}
+	fix := fmt.Sprintf("check parentRefs[].name and namespace, or include the %s in the input", kind)
 	d.trace.step("route.parentRef.exists", false, fmt.Sprintf("%s is not in the input", d.parentName()), fix, nil)
 	d.reject(rules.RouteAcceptedNoMatchingParent, fmt.Sprintf("%s not found", d.parentName()), fix)
 }

@@ -32,6 +32,9 @@ type index struct {
 	// parent of another controller from a missing one.
 	allGateways     map[nn]bool
 	allListenerSets map[nn]bool
+	// refused are the objects the API server refuses, which are not in the
+	// model (refusedObjects).
+	refused map[model.Ref]*model.Refusal
 	// packed holds the copies of the maps' keys and the Services' ports.
 	packed arena
 }
@@ -52,6 +55,7 @@ func newIndex(m *model.Model) *index {
 
 		allGateways:     make(map[nn]bool, len(m.Gateways)),
 		allListenerSets: make(map[nn]bool, len(m.ListenerSets)),
+		refused:         refusedObjects(m.Admission),
 	}
 	for _, g := range m.Gateways {
 		ix.allGateways[nn{Namespace: g.Obj.Namespace, Name: g.Obj.Name}] = true

@@ -36,9 +36,13 @@ func (e *engine) listenerSets() {
 			if e.ix.allGateways[parent] {
 				continue // the parent belongs to another controller
 			}
-			lr.Trace = append(lr.Trace, Step{Rule: "listenerset.parentRef", Inputs: map[string]string{"parentRef": parent.String()},
+			step := Step{Rule: "listenerset.parentRef", Inputs: map[string]string{"parentRef": parent.String()},
 				Detail: fmt.Sprintf("Gateway %s is not in the input", parent),
-				Fix:    "check spec.parentRef.name and namespace, or include the Gateway in the input"})
+				Fix:    "check spec.parentRef.name and namespace, or include the Gateway in the input"}
+			if why, refused := e.ix.refusal("Gateway", parent); refused {
+				step.Detail, step.Fix = why, refusalFix("Gateway")
+			}
+			lr.Trace = append(lr.Trace, step)
 			e.res.ListenerSets = append(e.res.ListenerSets, lr)
 			e.ix.listenerSets[model.NameOf(o)] = lr
 			continue
