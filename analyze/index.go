@@ -208,18 +208,17 @@ func (ix *index) namespaceLabelSet(name string) labels.Set {
 	return s
 }
 
-func groupOr(g *gwv1.Group, def string) string {
-	if g == nil {
-		return def
+// written is an optional field the CRDs default (a reference's group and
+// kind, tls.mode, allowedRoutes' from, an address type) as the object holds
+// it. The loader applies every CRD default (load.Admission), so these are set
+// as the API server stores them; a model built otherwise (an object of a
+// version no CRD serves, a test's own) reads an unset one as empty, never as
+// the default a CRD would have written.
+func written[T ~string](p *T) string {
+	if p == nil {
+		return ""
 	}
-	return string(*g)
-}
-
-func kindOr(k *gwv1.Kind, def string) string {
-	if k == nil || *k == "" {
-		return def
-	}
-	return string(*k)
+	return string(*p)
 }
 
 func namespaceOr(n *gwv1.Namespace, def string) string {

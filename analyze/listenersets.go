@@ -18,8 +18,7 @@ func (e *engine) listenerSets() {
 		lr := &ListenerSetResult{ListenerSet: ls}
 		o := ls.Obj
 		ref := o.Spec.ParentRef
-		group := groupOr(ref.Group, gwv1.GroupName)
-		kind := kindOr(ref.Kind, "Gateway")
+		group, kind := written(ref.Group), written(ref.Kind)
 		ns := namespaceOr(ref.Namespace, o.Namespace)
 		for _, l := range o.Spec.Listeners {
 			lr.Listeners = append(lr.Listeners, &ListenerResult{ListenerSet: lr, Listener: gwv1.Listener(l)})
