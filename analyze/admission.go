@@ -101,9 +101,13 @@ func admissionFindings(fl *findingList, a *model.Admission) {
 	for i := range a.ExperimentalOnly {
 		r := &a.ExperimentalOnly[i]
 		for _, e := range refusalErrors(r) {
+			fix := "use an apiVersion the standard channel serves"
+			if e.Field != "" {
+				fix = "do without " + e.Field
+			}
 			fl.add(rules.SchemaExperimentalOnly.Problem(
 				fmt.Sprintf("a cluster with the standard channel's CRDs refuses this %s: %s", r.Object.Kind, fieldError(e)),
-				"install the experimental channel's CRDs where it is applied, or "+fixField(e)), r.Object, e.Source, e.Field)
+				"install the experimental channel's CRDs where it is applied, or "+fix), r.Object, e.Source, e.Field)
 		}
 	}
 }
