@@ -102,10 +102,10 @@ type refusal struct {
 	item int
 }
 
-// newRefusal records the API server's refusal r of the object js.
-func newRefusal(src model.Source, h header, js []byte, r admit.Refusal, namespace string) refusal {
+// newRefusal records the API server's refusal r of the object namespace/name.
+func newRefusal(src model.Source, h header, r admit.Refusal, namespace, name string) refusal {
 	out := refusal{Refusal: model.Refusal{
-		Object:     model.Ref{Kind: h.Kind, Namespace: namespace, Name: metadataName(js)},
+		Object:     model.Ref{Kind: h.Kind, Namespace: namespace, Name: name},
 		APIVersion: h.APIVersion, Source: src, Reason: r.Reason,
 	}, item: -1}
 	for _, e := range r.Errors {

@@ -16,6 +16,7 @@ import (
 
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/kubectl-gwtls/kubectl-gwtls/admit"
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/fastyaml"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
@@ -179,12 +180,13 @@ func decodeObject(src model.Source, js []byte, h header, defaultNamespace string
 	k := kindOf[groupKind{group, h.Kind}]
 	reads := k != nil && slices.Contains(k.versions, version)
 	in := source{js: js}
+	var standard *admit.Refusal // the standard channel's refusal of an admitted object
 	if adm.covers(h.APIVersion) {
 		switch {
 		case adm.validate:
 			v := adm.admitter.Admit(h.APIVersion, h.Kind, js)
 			if !v.Admitted {
-				r := newRefusal(src, h, js, v.Refusal, adm.refusedNamespace(h, js, defaultNamespace))
+				r := newRefusal(src, h, v.Refusal, adm.refusedNamespace(h, js, defaultNamespace), metadataName(js))
 				r.Stored, r.StandardAdmits = adm.stored, v.StandardAdmits
 				out.refused = append(out.refused, r)
 				if !adm.stored {
@@ -192,15 +194,15 @@ func decodeObject(src model.Source, js []byte, h header, defaultNamespace string
 				}
 				break
 			}
-			in.obj = v.Object
-			if v.Standard != nil {
-				out.experimentalOnly = append(out.experimentalOnly, newRefusal(src, h, js, *v.Standard, adm.refusedNamespace(h, js, defaultNamespace)))
-			}
+			in.obj, standard = v.Object, v.Standard
 		case reads && !adm.stored:
 			in.obj = adm.defaults(h.APIVersion, h.Kind, group, k.versions[0], js)
 		}
 	}
 	if !reads {
+		if standard != nil {
+			out.experimentalOnly = append(out.experimentalOnly, newRefusal(src, h, *standard, adm.refusedNamespace(h, js, defaultNamespace), metadataName(js)))
+		}
 		out.skipped = append(out.skipped, h.APIVersion+"/"+h.Kind)
 		return
 	}
@@ -226,6 +228,9 @@ func decodeObject(src model.Source, js []byte, h header, defaultNamespace string
 	}
 	*meta = model.Meta{APIVersion: h.APIVersion, Kind: h.Kind, Source: src, Raw: js}
 	out.objects = append(out.objects, object{kind: k, obj: obj, namespace: om.GetNamespace(), name: om.GetName(), item: -1})
+	if standard != nil {
+		out.experimentalOnly = append(out.experimentalOnly, newRefusal(src, h, *standard, om.GetNamespace(), om.GetName()))
+	}
 }
 
 func splitAPIVersion(av string) (group, version string) {
