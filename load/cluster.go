@@ -311,7 +311,11 @@ func decodePage(items []json.RawMessage, h header, adm *admission) (decoded, err
 	src := model.Source{File: "cluster"}
 	var out decoded
 	for _, item := range items {
-		decodeObject(src, withoutManagedFields(item), h, "", adm, &out)
+		item = withoutManagedFields(item)
+		if adm.covers(h.APIVersion) {
+			item = withTypeMeta(item, h)
+		}
+		decodeObject(src, item, h, "", adm, &out)
 		if out.err != nil {
 			return decoded{}, out.err
 		}
@@ -320,6 +324,27 @@ func decodePage(items []json.RawMessage, h header, adm *admission) (decoded, err
 	// cluster would not is no news about this one.
 	out.experimentalOnly = nil
 	return out, nil
+}
+
+// withTypeMeta is a list item that names its apiVersion and kind, which
+// admission reads from the object as a create request carries them. An API
+// server writes them in every custom resource's list items; one that leaves
+// them out gets the list's.
+func withTypeMeta(js []byte, h header) []byte {
+	if _, ok := findMember(js, "kind"); ok {
+		return js
+	}
+	i := skipSpace(js, 0)
+	if i >= len(js) || js[i] != '{' {
+		return js
+	}
+	typeMeta := fmt.Sprintf(`"apiVersion":%q,"kind":%q`, h.APIVersion, h.Kind)
+	if j := skipSpace(js, i+1); j < len(js) && js[j] != '}' {
+		typeMeta += ","
+	}
+	out := make([]byte, 0, len(js)+len(typeMeta))
+	out = append(append(append(out, js[:i+1]...), typeMeta...), js[i+1:]...)
+	return out
 }
 
 // servedVersions asks discovery which group/version/resources the cluster serves.

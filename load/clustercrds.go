@@ -29,6 +29,15 @@ const crdResource = "customresourcedefinitions.apiextensions.k8s.io"
 // cluster serves its Gateway API groups with, which the user may override with
 // their own (opts.Admitter), or, when the identity may not read them, the
 // built-in ones, which the returned Unreadable says.
+//
+// The API server admitted every object it stores, under the CRDs of the day,
+// and applies its CRDs' defaults when it serves them. Validating them again
+// finds only what the CRDs refuse since they changed (an upgrade that added a
+// CEL rule; validation ratcheting lets the API server keep such objects), and
+// costs what validating the same objects from files costs: it is done, because
+// that is what breaks the next `kubectl apply` after an upgrade, and such an
+// object is kept in the model, since it exists. --admission=false skips it and
+// loses nothing else: there is no defaulting left to do.
 func clusterAdmission(ctx context.Context, rc *rest.RESTClient, served map[schema.GroupVersionResource]bool, opts Admission) (*admission, *model.Unreadable, error) {
 	if opts.Admitter != nil || opts.Off {
 		adm, err := opts.resolve(true)
