@@ -83,6 +83,26 @@ func (a *admission) defaults(apiVersion, kind, group, preferred string, js []byt
 	return nil
 }
 
+// typedDefaults is what applies the CRD's defaults to the object decoded into
+// its Go type, tried in the order of defaults; nil when neither version's
+// defaults can be applied to a Go value, and defaults is the way.
+func (a *admission) typedDefaults(apiVersion, kind, group, preferred string) func(v any) {
+	if untypedDefaults {
+		return nil
+	}
+	if apply, ok := a.admitter.TypedDefaults(apiVersion, kind); ok {
+		return apply
+	}
+	if apply, ok := a.admitter.TypedDefaults(group+"/"+preferred, kind); ok {
+		return apply
+	}
+	return nil
+}
+
+// untypedDefaults makes every load take the unstructured way to the defaults,
+// which the typed way must agree with (a test sets it).
+var untypedDefaults bool
+
 // record adds a document's refusals to the model's report.
 func (a *admission) record(d decoded) {
 	for _, r := range d.refused {

@@ -189,3 +189,47 @@ func TestParseAPIFieldPath(t *testing.T) {
 		}
 	}
 }
+
+// With admission off the CRDs' defaults are applied to the typed object
+// (admit.Admitter.TypedDefaults); every input of the corpus and the rules'
+// examples must load exactly as through the API server's own defaulting of
+// the unstructured object.
+func TestTypedDefaultsAgreeWithTheAPIServers(t *testing.T) {
+	var files []string
+	for _, dir := range []string{"../testdata", "../rules/examples", "../examples"} {
+		err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml")) {
+				files = append(files, p)
+			}
+			return err
+		})
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+	}
+	if len(files) < 100 {
+		t.Fatalf("only %d inputs found", len(files))
+	}
+	loadOff := func(p string, untyped bool) (*model.Model, error) {
+		untypedDefaults = untyped
+		defer func() { untypedDefaults = false }()
+		return Files(FileOptions{Filenames: []string{p}, Admission: Admission{Off: true}})
+	}
+	compared := 0
+	for _, p := range files {
+		typed, err := loadOff(p, false)
+		if err != nil {
+			continue // not an input this loader reads (an error case, a config)
+		}
+		untyped, err := loadOff(p, true)
+		if err != nil {
+			t.Errorf("%s: loads with typed defaults, not without: %v", p, err)
+			continue
+		}
+		if !reflect.DeepEqual(typed, untyped) {
+			t.Errorf("%s: typed defaults load another model than the API server's defaulting", p)
+		}
+		compared++
+	}
+	t.Logf("%d inputs compared", compared)
+}

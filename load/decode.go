@@ -196,7 +196,9 @@ func decodeObject(src model.Source, js []byte, h header, defaultNamespace string
 			}
 			in.obj, standard = v.Object, v.Standard
 		case reads && !adm.stored:
-			in.obj = adm.defaults(h.APIVersion, h.Kind, group, k.versions[0], js)
+			if in.defaults = adm.typedDefaults(h.APIVersion, h.Kind, group, k.versions[0]); in.defaults == nil {
+				in.obj = adm.defaults(h.APIVersion, h.Kind, group, k.versions[0], js)
+			}
 		}
 	}
 	if !reads {

@@ -76,6 +76,9 @@ var kinds = []kind{
 type source struct {
 	js  []byte
 	obj map[string]any
+	// defaults, when set, applies the CRD's defaults to the object decoded
+	// from js (admit.Admitter.TypedDefaults).
+	defaults func(v any)
 }
 
 // into decodes the object into v. The admitted object is converted without a
@@ -84,7 +87,13 @@ func (s source) into(v any) error {
 	if s.obj != nil {
 		return runtime.DefaultUnstructuredConverter.FromUnstructured(s.obj, v)
 	}
-	return json.Unmarshal(s.js, v)
+	if err := json.Unmarshal(s.js, v); err != nil {
+		return err
+	}
+	if s.defaults != nil {
+		s.defaults(v)
+	}
+	return nil
 }
 
 type groupKind struct{ group, kind string }
