@@ -143,23 +143,32 @@ func TestBackendTLSPolicy(t *testing.T) {
 // spec.ports[].port, of the transport the route carries (TCP but for a
 // UDPRoute); a Service that declares no ports has none to check. The route's
 // ResolvedRefs is then False/BackendNotFound (rules.RouteBackendPortNotFound).
+// A Service backendRef without a port is refused by the HTTPRoute CRD's CEL
+// rule first; the engine's answer, for a cluster that stored it, checks none.
 func TestBackendPortNotFound(t *testing.T) {
 	for _, tc := range []struct {
 		name, backend string
 		want          bool
+		refused       string
 	}{
-		{"a declared port", "{name: be, port: 443}", false},
-		{"a port the Service lacks", "{name: be, port: 8443}", true},
-		{"a UDP port does not carry an HTTPRoute", "{name: udp-only, port: 53}", true},
-		{"no port", "{name: be}", false},
-		{"a Service without ports", "{name: headless, port: 9000}", false},
-		{"the second backend lacks it", "{name: be, port: 443}, {name: udp-only, port: 54}", true},
+		{"a declared port", "{name: be, port: 443}", false, ""},
+		{"a port the Service lacks", "{name: be, port: 8443}", true, ""},
+		{"a UDP port does not carry an HTTPRoute", "{name: udp-only, port: 53}", true, ""},
+		{"no port", "{name: be}", false, "Must have port for Service reference"},
+		{"a Service without ports", "{name: headless, port: 9000}", false, ""},
+		{"the second backend lacks it", "{name: be, port: 443}, {name: udp-only, port: 54}", true, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			docs := backendScene()
 			docs[2] = strings.Replace(docs[2], "{name: be, port: 443}", tc.backend, 1)
 			docs = append(docs, "apiVersion: v1\nkind: Service\nmetadata: {name: headless, namespace: default}\nspec: {clusterIP: None}")
 			res := analyzeDocs(t, analyze.Options{}, docs...)
+			if refusal := ruleMessages(res)["schema/Invalid"]; tc.refused != "" || refusal != "" {
+				if tc.refused == "" || !strings.Contains(refusal, tc.refused) || len(res.Routes) != 0 {
+					t.Fatalf("schema/Invalid %q, %d routes; want the route refused: %q", refusal, len(res.Routes), tc.refused)
+				}
+				res = analyzeDocsAsWritten(t, analyze.Options{}, docs...)
+			}
 			msg, got := ruleMessages(res)["route/BackendPortNotFound"]
 			if got != tc.want {
 				t.Fatalf("route/BackendPortNotFound reported %v (%q), want %v", got, msg, tc.want)
