@@ -10,6 +10,24 @@
 // schema, pruning, defaulting, OpenAPI and CEL validation), composed in the order
 // the API server composes it for a create request with dryRun=All; the
 // differential test in e2e holds the verdicts equal to a real kube-apiserver's.
+//
+// Most objects are shown admitted without that code, by a shortcut
+// (shortcut.go) many times faster. The shortcut only proves admission: it
+// checks with the API server's rules (its defaulting, OpenAPI and ObjectMeta
+// validation code where it does not make a check natively, the CEL programs
+// the API server compiles, or closures whose charged cost bounds theirs), and
+// on anything it cannot show valid it gives up and the API server's code runs
+// as above. So every refusal, and every word of its message, is that code's;
+// the shortcut can only be wrong by admitting what the API server refuses, and
+// these tests hold it to the API server's code on that:
+// TestShortcutAgreesWithAPIServerCode (every corpus object, both channels, the
+// stored object and the standard channel's warning), FuzzShortcut and
+// FuzzShortcutMutations (arbitrary bytes, and valid objects changed one value
+// at a time), TestFastRulesAgreeWithPrograms and FuzzFastRules (CEL closures
+// against the rules' programs, and their cost bound), TestCELProverAgreesWithValidator
+// and FuzzCELProver, and TestShortcutKeepsTheCostBudget (memoized values keep
+// the per-object CEL budget); e2e's TestClusterAdmission holds both paths to a
+// real kube-apiserver.
 package admit
 
 import (
@@ -22,6 +40,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -205,19 +224,65 @@ func (v Verdict) Warning() string {
 // Admitter's CRDs answers to `kubectl apply` creating it. apiVersion and kind
 // are the object's own (the caller has read them to route it here).
 func (a *Admitter) Admit(apiVersion, kind string, raw []byte) Verdict {
-	v := a.admit(apiVersion, kind, raw)
-	if a.standard != nil {
-		switch std := a.standard.admit(apiVersion, kind, raw); {
-		case v.Admitted && !std.Admitted:
-			v.Standard = &std.Refusal
-		case !v.Admitted && std.Admitted:
-			v.StandardAdmits = true
-		}
+	return a.admitWith(apiVersion, kind, raw, true)
+}
+
+// admitWith is Admit, with the shortcuts or with the API server's code alone.
+func (a *Admitter) admitWith(apiVersion, kind string, raw []byte, shortcuts bool) Verdict {
+	var rec *twinRecord
+	if shortcuts && a.standard != nil {
+		rec = &twinRecord{}
+	}
+	v := a.admit(apiVersion, kind, raw, shortcuts, rec)
+	if a.standard == nil {
+		return v
+	}
+	if v.Admitted && rec != nil && rec.version != nil && a.standard.admitsAlike(apiVersion, kind, raw, rec) {
+		return v
+	}
+	switch std := a.standard.admit(apiVersion, kind, raw, shortcuts, nil); {
+	case v.Admitted && !std.Admitted:
+		v.Standard = &std.Refusal
+	case !v.Admitted && std.Admitted:
+		v.StandardAdmits = true
 	}
 	return v
 }
 
-func (a *Admitter) admit(apiVersion, kind string, raw []byte) (v Verdict) {
+// admitsAlike reports whether the standard channel's shortcut shows admitted
+// an object that the experimental channel's shortcut has shown admitted,
+// taking from rec what that found where the channels' schemas are the same.
+func (a *Admitter) admitsAlike(apiVersion, kind string, raw []byte, rec *twinRecord) (alike bool) {
+	defer func() {
+		if recover() != nil {
+			alike = false // the API server's code answers
+		}
+	}()
+	gv, err := k8sschema.ParseGroupVersion(apiVersion)
+	if err != nil {
+		return false
+	}
+	compile, err := a.kinds[gv.WithKind(kind).GroupKind()].version(gv.Version)
+	if err != nil || compile == nil {
+		return false
+	}
+	std, err := compile()
+	if err != nil {
+		return false
+	}
+	exp := rec.version
+	exp.twins.link(exp.shortcut, std.shortcut)
+	switch {
+	case exp.twins.std != std.shortcut || std.shortcut == nil:
+		return false
+	case exp.twins.same:
+		return true
+	}
+	_, ok := std.shortcut.admit(raw, nil, rec)
+	return ok
+}
+
+func (a *Admitter) admit(apiVersion, kind string, raw []byte, shortcuts bool, rec *twinRecord) (v Verdict) {
 	defer func() {
 		// The API server answers a request that panics with 500 Internal Error
 		// (its panic-recovery filter); so does this, rather than end the program.
@@ -244,7 +309,13 @@ func (a *Admitter) admit(apiVersion, kind string, raw []byte) (v Verdict) {
 		// The API server would not serve this version at all.
 		return refused(err.Error())
 	}
-	obj, rej := sv.create(raw)
+	var obj *unstructured.Unstructured
+	var rej *rejection
+	if shortcuts {
+		obj, rej = sv.create(raw, rec)
+	} else {
+		obj, rej = sv.createSlowly(raw)
+	}
 	if rej == nil {
 		return Verdict{Admitted: true, Object: obj.Object}
 	}

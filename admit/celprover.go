@@ -34,7 +34,11 @@ type celProver struct {
 // proverNode is a schema node on the way to a rule: its compiled rules, and the
 // children that hold rules below.
 type proverNode struct {
-	rules      []cel.CompilationResult
+	rules []cel.CompilationResult
+	// texts are the rules' expressions and declType self's CEL type, for
+	// fastRule.
+	texts      []string
+	declType   *apiservercel.DeclType
 	adaptor    common.Schema
 	properties map[string]*proverNode
 	items      *proverNode
@@ -67,7 +71,7 @@ func proverTree(s *schema.Structural, declType *apiservercel.DeclType) (*proverN
 			}
 		}
 	}
-	n := &proverNode{}
+	n := &proverNode{declType: declType}
 	if len(s.XValidations) > 0 {
 		rules, err := cel.Compile(s, declType, celconfig.PerCallLimit, environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion()), cel.StoredExpressionsEnvLoader())
 		if err != nil {
@@ -83,6 +87,7 @@ func proverTree(s *schema.Structural, declType *apiservercel.DeclType) (*proverN
 				continue // a transition rule: the validator skips it on create
 			}
 			n.rules = append(n.rules, r)
+			n.texts = append(n.texts, s.XValidations[i].Rule)
 		}
 		if len(n.rules) > 0 {
 			n.adaptor = newProverAdaptor(s)
@@ -232,10 +237,28 @@ type proverAdaptor struct {
 	properties map[string]common.Schema
 	items      common.Schema
 	additional common.SchemaOrBool
+	// scalar is the CEL type common.UnstructuredToVal gives a value of the
+	// schema without converting it (no format, not int-or-string): vString,
+	// vInt or vBool, else vNone.
+	scalar cvalKind
 }
 
 func newProverAdaptor(s *schema.Structural) common.Schema {
 	a := &proverAdaptor{Structural: &model.Structural{Structural: s}}
+	if !s.XIntOrString {
+		switch format := a.Format(); s.Type {
+		case "string":
+			switch format {
+			case "duration", "date", "date-time", "byte":
+			default:
+				a.scalar = vString
+			}
+		case "integer":
+			a.scalar = vInt
+		case "boolean":
+			a.scalar = vBool
+		}
+	}
 	if s.Properties != nil {
 		a.properties = make(map[string]common.Schema, len(s.Properties))
 		for name := range s.Properties {

@@ -2,6 +2,10 @@ package admit
 
 import (
 	"context"
+	"fmt"
+
+	"github.com/google/cel-go/common/types"
+	"k8s.io/apiserver/pkg/cel/common"
 
 	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
@@ -30,4 +34,138 @@ func ProverAndValidator(a *Admitter, apiVersion, kind string, raw []byte) (prove
 	}
 	errs, _ := v.cel().Validate(context.Background(), nil, v.structural, u.Object, nil, celconfig.RuntimeCELCostBudget)
 	return v.prover != nil && v.prover.holds(u.Object), len(errs) == 0, true
+}
+
+// AdmitSlowly is Admit with the API server's code alone, without the shortcut.
+func AdmitSlowly(a *Admitter, apiVersion, kind string, raw []byte) Verdict {
+	return a.admitWith(apiVersion, kind, raw, false)
+}
+
+// ShortcutAdmits reports whether the shortcut of the version serving
+// apiVersion and kind shows raw admitted, and the object it computes.
+func ShortcutAdmits(a *Admitter, apiVersion, kind string, raw []byte) (map[string]any, bool) {
+	gv, err := k8sschema.ParseGroupVersion(apiVersion)
+	if err != nil {
+		return nil, false
+	}
+	compile, err := a.kinds[gv.WithKind(kind).GroupKind()].version(gv.Version)
+	if err != nil || compile == nil {
+		return nil, false
+	}
+	v, err := compile()
+	if err != nil || v.shortcut == nil {
+		return nil, false
+	}
+	return v.shortcut.admit(raw, nil, nil)
+}
+
+// ForgetMemos empties the shortcut's memos, as at the start of a run.
+func ForgetMemos(a *Admitter) {
+	for _, k := range a.kinds {
+		versions, err := k.versions()
+		if err != nil {
+			continue
+		}
+		for _, compile := range versions {
+			if v, err := compile(); err == nil && v.shortcut != nil {
+				v.shortcut.root.forget()
+			}
+		}
+	}
+	if a.standard != nil {
+		ForgetMemos(a.standard)
+	}
+}
+
+func (n *fastNode) forget() {
+	if n.memo != nil {
+		*n.memo = memo{}
+	}
+	for _, c := range n.properties {
+		c.forget()
+	}
+	if n.items != nil {
+		n.items.forget()
+	}
+	if n.additional != nil {
+		n.additional.forget()
+	}
+}
+
+func GroupKindFor(kind string) k8sschema.GroupKind {
+	return k8sschema.GroupKind{Group: "gateway.networking.k8s.io", Kind: kind}
+}
+
+// FastRuleCheck is what TestFastRulesAgreeWithPrograms finds for one object.
+type FastRuleCheck struct {
+	Evaluated, Walked int      // rule evaluations, and those fastRule could tell
+	Mismatches        []string // where fastRule and the program disagree
+}
+
+// CheckFastRules decodes raw as the API server would and evaluates every rule
+// that applies to it both with its program and with its fastRule.
+func CheckFastRules(a *Admitter, apiVersion, kind string, raw []byte) (FastRuleCheck, bool) {
+	var out FastRuleCheck
+	gv, err := k8sschema.ParseGroupVersion(apiVersion)
+	if err != nil {
+		return out, false
+	}
+	compile, err := a.kinds[gv.WithKind(kind).GroupKind()].version(gv.Version)
+	if err != nil || compile == nil {
+		return out, false
+	}
+	v, err := compile()
+	if err != nil || v.shortcut == nil {
+		return out, false
+	}
+	u, rej := v.decode(raw)
+	if rej != nil {
+		return out, false
+	}
+	delete(u.Object, "status")
+	var walk func(n *fastNode, x any, path string)
+	walk = func(n *fastNode, x any, path string) {
+		if n == nil || x == nil {
+			return
+		}
+		for i, r := range n.rules {
+			if r.Program == nil {
+				continue
+			}
+			out.Evaluated++
+			result, details, err := r.Program.ContextEval(context.Background(), &selfActivation{self: common.UnstructuredToVal(x, n.adaptor)})
+			f := n.fast[i]
+			if f == nil {
+				continue
+			}
+			holds, bound, ok := f.holds(x, n.adaptor)
+			if !ok {
+				continue
+			}
+			out.Walked++
+			programHolds := err == nil && result == types.True
+			if holds != programHolds {
+				out.Mismatches = append(out.Mismatches, fmt.Sprintf("%s rule %q: fastRule %v, program %v (%v)", path, n.texts[i], holds, result, err))
+			}
+			if details != nil && details.ActualCost() != nil && *details.ActualCost() > bound {
+				out.Mismatches = append(out.Mismatches, fmt.Sprintf("%s rule %q: actual cost %d above the bound %d", path, n.texts[i], *details.ActualCost(), bound))
+			}
+		}
+		switch x := x.(type) {
+		case map[string]any:
+			for k, c := range x {
+				if n.additional != nil {
+					walk(n.additional, c, path+"["+k+"]")
+				} else {
+					walk(n.properties[k], c, path+"."+k)
+				}
+			}
+		case []any:
+			for i, c := range x {
+				walk(n.items, c, fmt.Sprintf("%s[%d]", path, i))
+			}
+		}
+	}
+	walk(v.shortcut.root, u.Object, "")
+	return out, true
 }

@@ -1,6 +1,9 @@
 package analyze
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // arena places what the engine's hot loops read and write: at scale the engine
 // is bound by memory latency more than by its own work (docs/performance.md),
@@ -29,6 +32,11 @@ type arena struct {
 	attachedPs []*Attachment
 	portBlock  []int32
 	text       strings.Builder
+	// hostBlock holds attachments' intersected hostnames; lastHosts are the
+	// ones handed out last, and scratch is where admit computes them.
+	hostBlock []string
+	lastHosts []string
+	scratch   []string
 }
 
 // arenaBlock is how many results one block holds.
@@ -78,6 +86,27 @@ func (a *arena) backendResults(n int) []*BackendResult {
 
 func (a *arena) attachments(n int) []*Attachment {
 	return pointers(&a.attached, &a.attachedPs, n)
+}
+
+// hostnames keeps an attachment's intersected hostnames, computed in scratch:
+// the previous attachment's when they are equal, else a copy in a block. A
+// route's hostnames intersect the same way every listener whose hostname is
+// unset or wider than all of them, so a route attached to many listeners
+// shares one list instead of holding one per listener.
+func (a *arena) hostnames(hs []string) []string {
+	if cap(hs) > cap(a.scratch) {
+		a.scratch = hs[:0] // grown by admit: keep the larger buffer
+	}
+	switch {
+	case hs == nil:
+		return nil
+	case slices.Equal(hs, a.lastHosts):
+		return a.lastHosts
+	}
+	out := take(&a.hostBlock, len(hs))
+	copy(out, hs)
+	a.lastHosts = out
+	return out
 }
 
 // ports returns n zeroed numbers for Services' ports; reservePorts first

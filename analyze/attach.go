@@ -75,13 +75,13 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref *gwv1.Pare
 	kind := bitOf(r.Kind)
 	for i := range candidates {
 		v := &candidates[i]
-		verdict, hs := e.admit(v, r, kind, nsID)
+		verdict, hs := e.admit(v, r, kind, nsID, a.scratch)
 		if d.trace.on {
 			pr.Trace = append(pr.Trace, e.admitSteps(v, r, verdict, hs)...)
 		}
 		switch verdict {
 		case admitted:
-			attached, hosts = append(attached, v), append(hosts, hs)
+			attached, hosts = append(attached, v), append(hosts, a.hostnames(hs))
 		case admittedInactive:
 			inactive = append(inactive, v.l)
 		}
@@ -268,9 +268,9 @@ const (
 
 // admit applies one listener's checks to a route whose namespace selectorTables
 // numbers nsID; hosts are the intersected hostnames when the listener admits
-// the route, or would. Nothing is formatted here: this runs for every route x
-// listener pair of a parent.
-func (e *engine) admit(v *listenerView, r *model.Route, kind kindSet, nsID int32) (verdict, []string) {
+// the route, or would, in buf when it is large enough. Nothing is formatted
+// here: this runs for every route x listener pair of a parent.
+func (e *engine) admit(v *listenerView, r *model.Route, kind kindSet, nsID int32, buf []string) (verdict, []string) {
 	switch {
 	case !v.configured:
 		return notConfigured, nil
@@ -281,7 +281,7 @@ func (e *engine) admit(v *listenerView, r *model.Route, kind kindSet, nsID int32
 	}
 	var hosts []string
 	if r.HasHostnames() && v.hostnames {
-		hosts = hostname.IntersectAllValid(v.hostname, r.Hostnames) // both validated: invalid ones never get here
+		hosts = hostname.AppendIntersectAllValid(buf, v.hostname, r.Hostnames) // both validated: invalid ones never get here
 		if len(hosts) == 0 {
 			return noHostname, nil
 		}
@@ -312,7 +312,7 @@ func (e *engine) notAttached(d *parentDecision, candidates []listenerView, nsID 
 	var notAccepted, protoFail, kindFail, nsFail, hostFail []*ListenerResult
 	kind := bitOf(r.Kind)
 	for i := range candidates {
-		switch v, _ := e.admit(&candidates[i], r, kind, nsID); v {
+		switch v, _ := e.admit(&candidates[i], r, kind, nsID, nil); v {
 		case notConfigured:
 			if l := candidates[i].l; unsupportedProtocol(l) {
 				protoFail = append(protoFail, l)

@@ -236,6 +236,9 @@ func routeFindings(fl *findingList, rr *RouteResult) {
 		fl.add(rules.RouteNoParentRefs.Problem("the route names no parentRefs, so it attaches to nothing", "add spec.parentRefs naming a Gateway or ListenerSet"),
 			ref, r.Source, "")
 	}
+	if rr.Skipped != nil {
+		fl.add(*rr.Skipped, ref, r.Source, "spec.parentRefs")
+	}
 	for _, p := range rr.Parents {
 		if p.rejected != nil {
 			fl.add(*p.rejected, ref, r.Source, fmt.Sprintf("spec.parentRefs[%d]", p.Index))

@@ -146,7 +146,7 @@ func (e *engine) listeners(g *GatewayResult) {
 		lrs := make([]ListenerResult, n) // one allocation for the Gateway's listeners
 		g.Listeners = make([]*ListenerResult, n)
 		for i, l := range g.Gateway.Obj.Spec.Listeners {
-			lrs[i] = ListenerResult{Gateway: g, Listener: l}
+			lrs[i] = ListenerResult{Gateway: g, Listener: l, Index: i}
 			g.Listeners[i] = &lrs[i]
 		}
 	}

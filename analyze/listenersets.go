@@ -20,8 +20,8 @@ func (e *engine) listenerSets() {
 		ref := o.Spec.ParentRef
 		group, kind := written(ref.Group), written(ref.Kind)
 		ns := namespaceOr(ref.Namespace, o.Namespace)
-		for _, l := range o.Spec.Listeners {
-			lr.Listeners = append(lr.Listeners, &ListenerResult{ListenerSet: lr, Listener: gwv1.Listener(l)})
+		for i, l := range o.Spec.Listeners {
+			lr.Listeners = append(lr.Listeners, &ListenerResult{ListenerSet: lr, Listener: gwv1.Listener(l), Index: i})
 		}
 		if group != gwv1.GroupName || kind != "Gateway" {
 			lr.Trace = append(lr.Trace, Step{Rule: "listenerset.parentRef", Detail: fmt.Sprintf("parentRef names %s/%s, not a Gateway", group, kind),

@@ -31,6 +31,10 @@ type Options struct {
 	// listeners) or a BackendTLSPolicy. explain names one object; on a large
 	// input, recording every route's steps would cost more than the analysis.
 	TraceOnly *model.Ref
+	// MaxAttachmentChecks bounds the engine's work attaching routes (see
+	// DefaultMaxAttachmentChecks, the bound when it is 0); routes past it are
+	// not attached, and each has an analysis/WorkBounded finding.
+	MaxAttachmentChecks int64
 	// Features overrides the features every in-scope GatewayClass supports; nil
 	// means a class's status.supportedFeatures, or every feature when it lists none.
 	Features Features

@@ -39,6 +39,18 @@ type Result struct {
 	Suppressed []Finding
 	// Baseline is the comparison with a baseline; nil without one.
 	Baseline *BaselineComparison
+	// Bounded says what the engine left out to stay within its work bound;
+	// nil when it decided everything.
+	Bounded *WorkBound
+}
+
+// WorkBound is what the engine did not decide to stay within
+// Options.MaxAttachmentChecks.
+type WorkBound struct {
+	// Limit is the bound; Needed is the attachment checks the whole input needs.
+	Limit, Needed int64
+	// Skipped is the number of routes not attached (RouteResult.Skipped).
+	Skipped int
 }
 
 // Condition is a status condition as a controller writes it, plus the fix this tool
@@ -116,6 +128,8 @@ type ListenerResult struct {
 	Gateway     *GatewayResult
 	ListenerSet *ListenerSetResult // nil for the Gateway's own listeners
 	Listener    gwv1.Listener
+	// Index is the listener's position in its owner's spec.listeners.
+	Index int
 	// Accepted is whether routes may attach: protocol and TLS settings are supported
 	// and the listener is not conflicted.
 	Accepted       bool
@@ -136,6 +150,20 @@ type ListenerResult struct {
 
 // Name is the listener's name.
 func (l *ListenerResult) Name() string { return string(l.Listener.Name) }
+
+// Source is where the listener is written: its own line when the loader knows
+// it, else its Gateway's or ListenerSet's.
+func (l *ListenerResult) Source() model.Source {
+	meta := &l.Gateway.Gateway.Meta
+	if l.ListenerSet != nil {
+		meta = &l.ListenerSet.ListenerSet.Meta
+	}
+	src := meta.Source
+	if l.Index < len(meta.ListenerLines) {
+		src.Line = meta.ListenerLines[l.Index]
+	}
+	return src
+}
 
 // Hostname is the listener's hostname, "" when unset.
 func (l *ListenerResult) Hostname() string {
@@ -192,6 +220,10 @@ type RouteResult struct {
 	InvalidHostnames []string
 	// Lints are problems of the route's implementation-specific annotations.
 	Lints []rules.Problem
+	// Skipped is why the route was not attached (analysis/WorkBounded): its
+	// parents are undecided and unwritten. nil for every route the engine
+	// attached.
+	Skipped *rules.Problem
 
 	now *metav1.Time // the analysis time, for conditions built on demand
 	// refs is what most routes do not have: a reference that does not resolve,
@@ -384,6 +416,8 @@ type Attachment struct {
 	Parent   *ParentResult
 	Listener *ListenerResult
 	// Hostnames are the intersected hostnames (spec 003); a single "" means any.
+	// Attachments with equal hostnames may share one slice: read it, do not
+	// change it.
 	Hostnames []string
 }
 

@@ -1,8 +1,6 @@
 package analyze
 
 import (
-	"slices"
-
 	"github.com/kubectl-gwtls/kubectl-gwtls/hostname"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
@@ -42,6 +40,7 @@ func (e *engine) routes() {
 	// listener (listeners are numbered for that); the lists are then joined per
 	// listener in range order, which is route order.
 	listeners := e.numberListeners()
+	budget := e.planAttachments(routes)
 	c := chunks(len(routes))
 	attached := make([][][]*Attachment, c)
 	inactive := make([][][]*RouteResult, c)
@@ -51,28 +50,34 @@ func (e *engine) routes() {
 		var ar arena // this range's results
 		att := make([][]*Attachment, len(listeners))
 		ina := make([][]*RouteResult, len(listeners))
-		var seen []*ListenerResult // reused: listeners this route already counts on
+		// counted[l] is i+1 once route i counts on listener l: a mark per
+		// listener rather than a list to search, as one route may attach to
+		// thousands of listeners.
+		counted := make([]int32, len(listeners))
 		for i := lo; i < hi; i++ {
-			rr := e.route(routes[i], nsOf[i], &ar)
+			rr := e.route(routes[i], nsOf[i], &ar, !budget.skips(i))
+			if budget.skips(i) {
+				e.skip(rr, i, &budget)
+			}
 			results[i] = rr
 			routeFindings(&e.routeFindings[k], rr) // while the route is in cache
 			// A route counts once per listener: first where it attached, then where
 			// it would attach if the listener were accepted
 			// (ListenerStatus.AttachedRoutes).
-			seen = seen[:0]
+			mark := int32(i + 1)
 			for _, p := range rr.Parents {
 				for _, a := range p.Attachments {
-					if !slices.Contains(seen, a.Listener) {
-						att[a.Listener.num] = append(att[a.Listener.num], a)
-						seen = append(seen, a.Listener)
+					if n := a.Listener.num; counted[n] != mark {
+						att[n] = append(att[n], a)
+						counted[n] = mark
 					}
 				}
 			}
 			for _, p := range rr.Parents {
 				for _, l := range p.inactive {
-					if !slices.Contains(seen, l) {
+					if counted[l.num] != mark {
 						ina[l.num] = append(ina[l.num], rr)
-						seen = append(seen, l)
+						counted[l.num] = mark
 					}
 				}
 			}
@@ -84,6 +89,9 @@ func (e *engine) routes() {
 		listeners[i].Inactive = join(inactive, i)
 	})
 	e.res.Routes = results
+	if n := len(routes) - budget.kept; n > 0 {
+		e.res.Bounded = &WorkBound{Limit: budget.limit, Needed: budget.needed, Skipped: n}
+	}
 }
 
 // numberListeners numbers every listener routes can reach (ListenerResult.num)
@@ -128,9 +136,10 @@ func join[T any](parts [][][]T, i int) []T {
 	return out
 }
 
-// route decides one route: hostnames, backends, then every parentRef. nsID is
-// the number selectorTables know the route's namespace by.
-func (e *engine) route(r *model.Route, nsID int32, a *arena) *RouteResult {
+// route decides one route: hostnames, backends, then every parentRef unless
+// attach is false (the caller decides its parents). nsID is the number
+// selectorTables know the route's namespace by.
+func (e *engine) route(r *model.Route, nsID int32, a *arena, attach bool) *RouteResult {
 	rr := a.route()
 	rr.Route, rr.now = r, e.nowp
 	if r.HasHostnames() {
@@ -143,6 +152,9 @@ func (e *engine) route(r *model.Route, nsID int32, a *arena) *RouteResult {
 	e.resolveBackends(rr, a)
 	if n := len(r.ParentRefs); n > 0 {
 		rr.Parents = a.parentResults(n)
+		if !attach {
+			return rr
+		}
 		for i := range r.ParentRefs {
 			e.attach(rr.Parents[i], rr, i, &r.ParentRefs[i], nsID, a)
 		}

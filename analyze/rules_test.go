@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -137,6 +138,12 @@ func goldenOptions(t *testing.T, path string) (opts analyze.Options, admissionOf
 			}
 		case "--supported-features":
 			opts.Features = analyze.ParseFeatures(value)
+		case "--max-attachment-checks":
+			n, err := strconv.ParseInt(value, 10, 64)
+			if err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			opts.MaxAttachmentChecks = n
 		default:
 			t.Fatalf("%s: flag %s is not one this test passes to the engine; teach goldenOptions", path, name)
 		}

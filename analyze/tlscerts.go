@@ -186,9 +186,18 @@ func certificateProblems(chain []*x509.Certificate, now time.Time, warnExpiry ti
 		if i > 0 {
 			which = fmt.Sprintf("chain certificate %d (%s)", i, c.Subject.CommonName)
 		}
-		if bits := rsaBits(c); bits > 0 && bits < 2048 {
+		switch bits := rsaBits(c); {
+		case bits > 0 && bits < 2048:
 			add(rules.CertificateWeakKey, fmt.Sprintf("%s has a %d-bit RSA key; clients require at least 2048 bits", which, bits),
 				"reissue with an RSA key of 2048 bits or more, or an ECDSA P-256 key")
+		case bits > rules.GoMaxRSAKeyBits:
+			add(rules.CertificateKeyTooLargeForClients, fmt.Sprintf("%s has an RSA key of %d bits; Go's crypto/tls refuses keys over %d bits, so Go clients (kubectl, Go services) fail the handshake", which, bits, rules.GoMaxRSAKeyBits),
+				"reissue with an RSA key of 2048 to 4096 bits, or an ECDSA P-256 key")
+		}
+		if i > 0 {
+			if p := chainCertificateValidity(c, which, now); p != "" {
+				add(rules.CertificateChainExpired, p, "replace it in tls.crt with the issuer's current certificate")
+			}
 		}
 		selfSigned := c.CheckSignatureFrom(c) == nil
 		if !selfSigned && (c.SignatureAlgorithm == x509.SHA1WithRSA || c.SignatureAlgorithm == x509.ECDSAWithSHA1 || c.SignatureAlgorithm == x509.DSAWithSHA1) {
@@ -217,6 +226,19 @@ func certificateProblems(chain []*x509.Certificate, now time.Time, warnExpiry ti
 		}
 	}
 	return ps
+}
+
+// chainCertificateValidity says how a CA certificate served after the leaf is
+// out of its validity period at now (RFC 5280 section 6.1.3: every certificate
+// on the path must be valid at the time of verification); "" when it is valid.
+func chainCertificateValidity(c *x509.Certificate, which string, now time.Time) string {
+	switch {
+	case now.After(c.NotAfter):
+		return fmt.Sprintf("%s expired on %s; clients that build the path through it reject the chain", which, c.NotAfter.UTC().Format(time.RFC3339))
+	case now.Before(c.NotBefore):
+		return fmt.Sprintf("%s is not valid before %s; clients that build the path through it reject the chain", which, c.NotBefore.UTC().Format(time.RFC3339))
+	}
+	return ""
 }
 
 func rsaBits(c *x509.Certificate) int {

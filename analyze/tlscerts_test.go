@@ -79,6 +79,10 @@ func TestCertificateChecks(t *testing.T) {
 	leafOf := func(o testcert.Options) *testcert.Cert { return testcert.Must(o, inter) }
 	good := testcert.Options{CommonName: "www.example.com", DNSNames: []string{"www.example.com", "*.example.com"}}
 	otherKey := testcert.Must(good, inter)
+	expiredInter := testcert.Must(testcert.Options{CommonName: "Expired Intermediate", IsCA: true, NotAfter: time.Date(2025, 12, 1, 0, 0, 0, 0, time.UTC)}, ca)
+	futureInter := testcert.Must(testcert.Options{CommonName: "Future Intermediate", IsCA: true, NotBefore: time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)}, ca)
+	expiredRoot := testcert.Must(testcert.Options{CommonName: "Expired Root CA", IsCA: true, NotAfter: time.Date(2025, 12, 1, 0, 0, 0, 0, time.UTC)}, nil)
+	underExpiredRoot := testcert.Must(testcert.Options{CommonName: "Intermediate under an expired root", IsCA: true}, expiredRoot)
 
 	cases := []struct {
 		name       string
@@ -126,6 +130,18 @@ func TestCertificateChecks(t *testing.T) {
 		{name: "complete chain verifies against --ca-bundle",
 			secret:     testcert.SecretYAML("default", "c", []*testcert.Cert{leafOf(good), inter}),
 			routeHosts: []string{"www.example.com"}, opts: analyze.Options{CABundle: pool(ca)}, wantNot: []string{"certificate/ChainUntrusted"}},
+		{name: "an expired intermediate in tls.crt, without --ca-bundle",
+			secret: testcert.SecretYAML("default", "c", []*testcert.Cert{testcert.Must(good, expiredInter), expiredInter}), routeHosts: []string{"www.example.com"},
+			want: []string{"certificate/ChainExpired"}, wantNot: []string{"certificate/Expired"}},
+		{name: "an intermediate not valid yet in tls.crt",
+			secret: testcert.SecretYAML("default", "c", []*testcert.Cert{testcert.Must(good, futureInter), futureInter}), routeHosts: []string{"www.example.com"},
+			want: []string{"certificate/ChainExpired"}},
+		{name: "an expired root served after the intermediate",
+			secret: testcert.SecretYAML("default", "c", []*testcert.Cert{testcert.Must(good, underExpiredRoot), underExpiredRoot, expiredRoot}), routeHosts: []string{"www.example.com"},
+			want: []string{"certificate/ChainExpired"}},
+		{name: "valid CAs in tls.crt are not flagged",
+			secret: testcert.SecretYAML("default", "c", []*testcert.Cert{leafOf(good), inter, ca}), routeHosts: []string{"www.example.com"},
+			wantNot: []string{"certificate/ChainExpired"}},
 		{name: "key does not match the leaf",
 			secret:     keyMismatch(leafOf(good), otherKey),
 			routeHosts: []string{"www.example.com"}, unresolved: true},

@@ -63,7 +63,7 @@ func TestParseErrors(t *testing.T) {
 		{"a key set twice", "controller: a\ncontroller: b\n", `.gwtls.yaml:2: key "controller" is set twice`},
 		{"an unknown rule ID", "rules:\n  certificate/WeakKeys: off\n", `.gwtls.yaml:2: rules: no rule matches "certificate/WeakKeys" (did you mean certificate/WeakKey?)`},
 		{"an ID in the wrong case", "rules:\n  Certificate/weakkey: off\n", `(did you mean certificate/WeakKey?)`},
-		{"a glob matching nothing", "rules:\n  certficate/*: off\n", `.gwtls.yaml:2: rules: no rule matches "certficate/*" (did you mean certificate/ChainOrder?)`},
+		{"a glob matching nothing", "rules:\n  certficate/*: off\n", `.gwtls.yaml:2: rules: no rule matches "certficate/*" (did you mean certificate/ChainExpired?)`},
 		{"a rule value that is not one", "rules:\n  route/*: warn\n", `.gwtls.yaml:2: rules: route/*: "warn": want one of off, on, error, warning, info (did you mean "warning"?)`},
 		{"a rule value that is a list", "rules:\n  route/*: [off]\n", `.gwtls.yaml:2: rules: route/*: want one of off, on`},
 		{"rules as a list", "rules:\n- route/*\n", `.gwtls.yaml:2: rules: want a mapping`},

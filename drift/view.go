@@ -52,7 +52,8 @@ type gatewayState struct {
 	// that is older than metadata.generation; 0 when it is not behind.
 	behind int64
 	// routesBehind: a route that names the Gateway is behind, so the routes
-	// the controller counts may be those of an older spec.
+	// the controller counts may be those of an older spec; or the engine did
+	// not attach one (analysis/WorkBounded), so the spec's counts leave it out.
 	routesBehind bool
 	// routes, listenerSets and policies count the objects that name a Gateway
 	// whose status is missing and carry no status from it either.
@@ -112,8 +113,25 @@ func New(res *analyze.Result) *View {
 	}
 	for _, rr := range res.Routes {
 		v.noteStaleRoute(rr)
+		v.noteSkippedRoute(rr)
 	}
 	return v
+}
+
+// noteSkippedRoute marks the Gateways a route the engine did not attach
+// names in its spec: the routes the spec counts on them leave it out.
+func (v *View) noteSkippedRoute(rr *analyze.RouteResult) {
+	if rr.Skipped == nil {
+		return
+	}
+	r := rr.Route
+	for _, ref := range r.ParentRefs {
+		if groupOf(ref.Group) == gwv1.GroupName && kindOf(ref.Kind) == "Gateway" {
+			if g := v.gatewaysByName[model.NamespacedName{Namespace: namespaceOf(ref.Namespace, r.ObjectMeta.Namespace), Name: string(ref.Name)}]; g != nil {
+				v.gateways[g].routesBehind = true
+			}
+		}
+	}
 }
 
 // ours reports whether a controller's entries in a route's or policy's status

@@ -4,14 +4,18 @@ package e2e
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"net/http"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/fakecluster"
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/generate"
 )
 
 // runEndless runs the binary with an endless stream of pattern on stdin
@@ -89,5 +93,58 @@ func TestEndlessClusterListInBoundedMemory(t *testing.T) {
 	t.Logf("peak memory %d MiB", rss)
 	if rss > 512 {
 		t.Errorf("peak memory %d MiB, want at most 512 MiB", rss)
+	}
+}
+
+// TestCrossedRoutesInBoundedMemory: 10,000 routes that each name a Gateway of
+// 10,000 listeners (a 3.7 MB file, 100 million route and listener pairs) once
+// grew past 6 GB over minutes. The engine attaches routes up to its bound
+// (--max-attachment-checks, 4 million by default), leaves the rest out with an
+// analysis/WorkBounded finding each and a warning, and stays within about the
+// memory of the 100,000-route benchmark.
+func TestCrossedRoutesInBoundedMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("analyzes 10,000 listeners x 10,000 routes")
+	}
+	path := filepath.Join(t.TempDir(), "crossed.yaml")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := generate.WriteCrossing(f, generate.Crossing{Gateways: 1, ListenersPerGateway: 10000, Routes: 10000, ParentRefs: 1, Hostnames: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r, rss := runEndless(t, nil, "analyze", "-f", path, "-o", "json")
+	noStackTrace(t, r)
+	t.Logf("peak memory %d MiB", rss)
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1 (findings); stderr:\n%s", r.code, r.stderr)
+	}
+	if want := "warning: 9600 of 10000 routes were not attached: the input needs 100000000 attachment checks, past --max-attachment-checks 4000000"; !strings.Contains(r.stderr, want) {
+		t.Errorf("stderr %q does not say %q", r.stderr, want)
+	}
+	var report struct {
+		Findings []struct {
+			Rule string `json:"rule"`
+			Fix  string `json:"fix"`
+		} `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &report); err != nil {
+		t.Fatal(err)
+	}
+	bounded := 0
+	for _, f := range report.Findings {
+		if f.Rule == "analysis/WorkBounded" && strings.Contains(f.Fix, "raise --max-attachment-checks to 100000000") {
+			bounded++
+		}
+	}
+	if bounded != 9600 {
+		t.Errorf("%d analysis/WorkBounded findings naming the bound to raise, want one per route left out (9600)", bounded)
+	}
+	if rss > 1024 {
+		t.Errorf("peak memory %d MiB, want at most 1024 MiB", rss)
 	}
 }

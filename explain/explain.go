@@ -211,6 +211,11 @@ func route(rr *analyze.RouteResult, view *drift.View) *Explanation {
 		if p.Ref.Port != nil {
 			title += fmt.Sprintf(", port %d", *p.Ref.Port)
 		}
+		if s := rr.Skipped; s != nil {
+			x.Sections = append(x.Sections, Section{Title: title + " (not attached: past the analysis's work bound)",
+				Steps: []Step{{Step: analyze.Step{Rule: "route.attach.bounded", Subject: string(*p.Ref.Kind) + " " + parent.String(), Detail: s.Message, Fix: s.Fix}, Decisive: true}}})
+			continue
+		}
 		cs := p.Conditions()
 		if cs == nil {
 			x.Sections = append(x.Sections, Section{Title: title + " (not a parent any selected controller owns; skipped)"})

@@ -90,7 +90,7 @@ func intersectCanonical(l, r string) (string, bool) {
 // the Listener, and integrations must ignore the pair ("Programmatic use of
 // the hostname field").
 func IntersectAll(listener string, routeHostnames []string) []string {
-	return intersectAll(listener, routeHostnames, Intersect)
+	return intersectAll(nil, listener, routeHostnames, Intersect)
 }
 
 // IntersectAllValid is IntersectAll for callers that have already validated
@@ -100,18 +100,25 @@ func IntersectAll(listener string, routeHostnames []string) []string {
 // against every Listener of a Gateway. Other inputs give unspecified results.
 // routeHostnames may be of any string type, such as a Route's []gwv1.Hostname.
 func IntersectAllValid[S ~string](listener string, routeHostnames []S) []string {
-	return intersectAll(listener, routeHostnames, intersectCanonical)
+	return intersectAll(nil, listener, routeHostnames, intersectCanonical)
 }
 
-func intersectAll[S ~string](listener string, routeHostnames []S, intersect func(l, r string) (string, bool)) []string {
+// AppendIntersectAllValid appends IntersectAllValid's result to dst[:0] and
+// returns it (nil when nothing intersects): a caller that keeps few results
+// reuses one buffer instead of allocating one per pair.
+func AppendIntersectAllValid[S ~string](dst []string, listener string, routeHostnames []S) []string {
+	return intersectAll(dst[:0], listener, routeHostnames, intersectCanonical)
+}
+
+// intersectAll appends to out, which is empty.
+func intersectAll[S ~string](out []string, listener string, routeHostnames []S, intersect func(l, r string) (string, bool)) []string {
 	if len(routeHostnames) == 0 {
 		h, ok := intersect(listener, "")
 		if !ok {
 			return nil
 		}
-		return []string{h}
+		return append(out, h)
 	}
-	var out []string
 	var seen map[string]bool // only for long lists; Routes allow at most 16 hostnames
 	for _, r := range routeHostnames {
 		h, ok := intersect(listener, string(r))
@@ -133,6 +140,9 @@ func intersectAll[S ~string](listener string, routeHostnames []S, intersect func
 			continue
 		}
 		out = append(out, h)
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	return out
 }

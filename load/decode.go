@@ -108,6 +108,9 @@ func decodeDocument(src model.Source, bodyLine int, body []byte, defaultNamespac
 	for i := range out.experimentalOnly {
 		out.experimentalOnly[i].placeFields(body, bodyLine)
 	}
+	if out.err == nil {
+		setListenerLines(body, bodyLine, out.objects)
+	}
 	return out
 }
 

@@ -36,6 +36,10 @@ type Meta struct {
 	APIVersion string
 	Kind       string
 	Source     Source
+	// ListenerLines are the file lines of a Gateway's or ListenerSet's
+	// spec.listeners items, in order; nil when the loader does not know them
+	// (an object read from a cluster).
+	ListenerLines []int
 	// Raw is the object as JSON, as written. Output starts from it so that fields
 	// this tool does not model survive, and provisional fields (GEP-3792) are read
 	// from it.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/kubectl-gwtls/kubectl-gwtls/rules"
 	"github.com/kubectl-gwtls/kubectl-gwtls/serving"
 )
 
@@ -137,19 +138,11 @@ func describeHandshake(st tls.ConnectionState, sni string, roots *x509.CertPool,
 	return h
 }
 
-// GoMaxRSAKeyBits is the largest RSA key Go's crypto/tls accepts in a peer's
-// certificate chain (crypto/tls defaultMaxRSAKeySize, checked by checkKeySize
-// before any verification, InsecureSkipVerify or not). The limit came with Go
-// 1.22 and was backported to Go 1.19.13, 1.20.8 and 1.21.1 (CVE-2023-29409);
-// GODEBUG=tlsmaxrsasize=N changes it. Go clients (kubectl, most Kubernetes
-// tooling, Go services and this probe) fail the handshake with a larger key.
-const GoMaxRSAKeyBits = 8192
-
 // oversizedRSAKey is the first certificate of a chain whose RSA key Go clients
-// refuse (GoMaxRSAKeyBits), as "a 16384-bit RSA key (CN=...)"; "" when none is.
+// refuse (rules.GoMaxRSAKeyBits), as "a 16384-bit RSA key (CN=...)"; "" when none is.
 func oversizedRSAKey(chain []*x509.Certificate) string {
 	for _, c := range chain {
-		if k, ok := c.PublicKey.(*rsa.PublicKey); ok && k.N.BitLen() > GoMaxRSAKeyBits {
+		if k, ok := c.PublicKey.(*rsa.PublicKey); ok && k.N.BitLen() > rules.GoMaxRSAKeyBits {
 			return fmt.Sprintf("a %d-bit RSA key (%s)", k.N.BitLen(), c.Subject)
 		}
 	}

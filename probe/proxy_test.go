@@ -18,9 +18,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/testcert"
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/tlstest"
 	"github.com/kubectl-gwtls/kubectl-gwtls/probe"
+	"github.com/kubectl-gwtls/kubectl-gwtls/rules"
 )
 
 // get makes a real TLS handshake to addr with sni, trusting pool, sends an HTTP
@@ -287,10 +289,11 @@ func TestReplayVerifiesBuiltinBackendsAgainstTheProbesCA(t *testing.T) {
 	}
 }
 
-// An RSA key over 8192 bits passes analyze, but Go clients refuse the
-// certificate before any verification (crypto/tls checkKeySize): the replay
-// says so as a finding that names the key and the limit, rather than as a
-// failed connection.
+// Go clients refuse a certificate with an RSA key over 8192 bits before any
+// verification (crypto/tls checkKeySize): analyze reports it
+// (certificate/KeyTooLargeForClients, the same limit), and the replay says so
+// as a finding that names the key and the limit, rather than as a failed
+// connection.
 func TestReplayNamesAnRSAKeyGoClientsRefuse(t *testing.T) {
 	k := newPKI()
 	pemKey, err := os.ReadFile("testdata/rsa-16384-key.pem")
@@ -312,7 +315,13 @@ func TestReplayNamesAnRSAKeyGoClientsRefuse(t *testing.T) {
 	docs := shopGateway(k, "www.example.com")
 	docs[len(docs)-1] = testcert.SecretYAML("default", "shop-cert", []*testcert.Cert{oversized, k.ca})
 
-	p := startProxy(t, analyzeYAML(t, docs...), probe.Options{})
+	res := analyzeYAML(t, docs...)
+	if !slices.ContainsFunc(res.Findings, func(f analyze.Finding) bool {
+		return f.Rule == rules.CertificateKeyTooLargeForClients && strings.Contains(f.Message, "RSA key of 16384 bits")
+	}) {
+		t.Errorf("analyze does not report the 16384-bit key: %v", res.Findings)
+	}
+	p := startProxy(t, res, probe.Options{})
 	for _, r := range p.Replay(context.Background(), probe.ReplayOptions{Roots: k.pool, Timeout: 30 * time.Second}) {
 		if r.SNI != "www.example.com" {
 			continue

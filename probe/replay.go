@@ -14,6 +14,7 @@ import (
 
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/kubectl-gwtls/kubectl-gwtls/rules"
 	"github.com/kubectl-gwtls/kubectl-gwtls/serving"
 	"github.com/kubectl-gwtls/kubectl-gwtls/simulate"
 )
@@ -212,7 +213,7 @@ func (r *Replay) judge(herr error) {
 		// The client refused the certificate before the proxy could say why:
 		// name the cause, which the configuration holds.
 		problem(VerdictFinding, "the certificate from Secret %s has %s: Go's crypto/tls refuses RSA keys over %d bits (since Go 1.22; GODEBUG tlsmaxrsasize), so Go clients fail the handshake (%v)",
-			r.predicted.secret, r.predicted.oversizedKey, GoMaxRSAKeyBits, herr)
+			r.predicted.secret, r.predicted.oversizedKey, rules.GoMaxRSAKeyBits, herr)
 		return
 	}
 	if r.Refused || herr != nil {

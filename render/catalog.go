@@ -34,7 +34,7 @@ type CatalogEntry struct {
 func CatalogTable(w io.Writer, entries []CatalogEntry, st Style) error {
 	rows := [][]string{{"RULE", "SEVERITY", "SUMMARY"}}
 	for _, e := range entries {
-		rows = append(rows, []string{string(e.Rule.ID), st.severity(e.Rule.Severity), e.Rule.Summary})
+		rows = append(rows, []string{TerminalText(string(e.Rule.ID)), st.severity(e.Rule.Severity), terminalCell(e.Rule.Summary)})
 	}
 	if err := writeColumns(w, rows); err != nil {
 		return err
@@ -216,4 +216,4 @@ func secretNote(manifest string) string {
 }
 
 // mdText escapes prose for Markdown outside tables.
-func mdText(s string) string { return mdEscape.Replace(s) }
+func mdText(s string) string { return mdEscape.Replace(TerminalLines(s)) }

@@ -148,7 +148,7 @@ func (r DiffReport) JSON(w io.Writer) error {
 // and a summary line that says whether the run fails.
 func (r DiffReport) Table(w io.Writer, st Style) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
-	fmt.Fprintf(bw, "%s %s\n%s %s\n\n", st.paint(boldStyle, "base:"), r.Base, st.paint(boldStyle, "head:"), r.Head)
+	fmt.Fprintf(bw, "%s %s\n%s %s\n\n", st.paint(boldStyle, "base:"), TerminalText(r.Base.String()), st.paint(boldStyle, "head:"), TerminalText(r.Head.String()))
 	if n := r.Summary.Kinds[change.Takeover]; n > 0 {
 		fmt.Fprintf(bw, "%s a route in another namespace now takes a hostname another route served (see Takeover below)\n\n",
 			st.paint(errorStyle, "⚠ "+plural(n, "takeover")+":"))
@@ -200,13 +200,15 @@ func (r DiffReport) Table(w io.Writer, st Style) error {
 				row = append(row, changeSeverity(st, c))
 			}
 			row = append(row, changeKind(st, c))
-			row = append(row, cells...)
+			for _, c := range cells {
+				row = append(row, TerminalText(c))
+			}
 			for len(row) < len(sec.header) {
 				switch sec.header[len(row)] {
 				case "SOURCE":
-					row = append(row, st.paint(dimStyle, changeSource(c)))
+					row = append(row, st.paint(dimStyle, TerminalText(changeSource(c))))
 				case "MESSAGE":
-					row = append(row, oneLine(c.Message))
+					row = append(row, terminalCell(c.Message))
 				}
 			}
 			rows = append(rows, row)

@@ -19,8 +19,8 @@ func ExplanationTree(w io.Writer, x *explain.Explanation, st Style) error {
 	if x.Object.Namespace == "" {
 		head = fmt.Sprintf("%s %s", x.Object.Kind, x.Object.Name)
 	}
-	b.WriteString(st.paint(boldStyle, head))
-	if s := x.Source.String(); s != "" {
+	b.WriteString(st.paint(boldStyle, TerminalText(head)))
+	if s := TerminalText(x.Source.String()); s != "" {
 		b.WriteString("  " + st.paint(dimStyle, s))
 	}
 	b.WriteString("\n")
@@ -36,10 +36,10 @@ func writeSection(b *strings.Builder, sec explain.Section, indent string, last b
 	if last {
 		branch, cont = "└─ ", "   "
 	}
-	b.WriteString(indent + branch + st.paint(boldStyle, sec.Title) + "\n")
+	b.WriteString(indent + branch + st.paint(boldStyle, TerminalText(sec.Title)) + "\n")
 	inner := indent + cont
 	if sec.Text != "" {
-		for _, l := range strings.Split(sec.Text, "\n") {
+		for _, l := range strings.Split(TerminalLines(sec.Text), "\n") {
 			b.WriteString(inner + "   " + strings.TrimRight(l, " ") + "\n")
 		}
 	}
@@ -59,7 +59,7 @@ func writeSection(b *strings.Builder, sec explain.Section, indent string, last b
 	if len(sec.Conditions) > 0 {
 		var parts []string
 		for _, c := range sec.Conditions {
-			text := fmt.Sprintf("%s=%s (%s)", c.Type, c.Status, c.Reason)
+			text := TerminalText(fmt.Sprintf("%s=%s (%s)", c.Type, c.Status, c.Reason))
 			if healthy(c.Type, metav1.ConditionStatus(c.Status)) {
 				parts = append(parts, st.paint(okStyle, text))
 			} else {
@@ -81,27 +81,27 @@ func writeSection(b *strings.Builder, sec explain.Section, indent string, last b
 func writeWritten(b *strings.Builder, w explain.Written, indent string, st Style) {
 	who := "controller wrote"
 	if w.Controller != "" {
-		who += " (" + w.Controller + ")"
+		who += " (" + TerminalText(w.Controller) + ")"
 	}
 	if w.Part != "" && strings.HasPrefix(w.Part, "ancestor ") {
-		who += " for " + w.Part
+		who += " for " + TerminalText(w.Part)
 	}
 	if w.NotCompared != "" {
-		b.WriteString(indent + who + ": " + st.paint(dimStyle, "not compared: "+w.NotCompared) + "\n")
+		b.WriteString(indent + who + ": " + st.paint(dimStyle, "not compared: "+TerminalText(w.NotCompared)) + "\n")
 		return
 	}
 	rows := [][4]string{{"", "spec says", who, ""}}
 	var decided []string
 	for _, c := range w.Conditions {
-		rows = append(rows, [4]string{c.Type, c.SpecSays.String(), c.Wrote.String(), string(c.Verdict)})
-		decided = append(decided, c.DecidedBy)
+		rows = append(rows, [4]string{TerminalText(c.Type), TerminalText(c.SpecSays.String()), TerminalText(c.Wrote.String()), string(c.Verdict)})
+		decided = append(decided, TerminalText(c.DecidedBy))
 	}
 	for _, c := range w.Counts {
 		v := "same"
 		if c.Differs {
 			v = "differs"
 		}
-		rows = append(rows, [4]string{c.Field, orDash(c.Spec), orDash(c.Written), v})
+		rows = append(rows, [4]string{TerminalText(c.Field), TerminalText(orDash(c.Spec)), TerminalText(orDash(c.Written)), v})
 		decided = append(decided, "")
 	}
 	var width [3]int
@@ -162,7 +162,7 @@ func writeStep(b *strings.Builder, s explain.Step, indent string, last bool, st 
 	if !s.Passed {
 		mark = st.paint(errorStyle, "✗")
 	}
-	line := fmt.Sprintf("%s %s  %s", mark, st.paint(dimStyle, s.Rule), s.Detail)
+	line := fmt.Sprintf("%s %s  %s", mark, st.paint(dimStyle, TerminalText(s.Rule)), TerminalText(s.Detail))
 	if s.Decisive {
 		line += "  " + st.paint(errorStyle, "◀ decided here")
 	}
@@ -181,7 +181,7 @@ func writeStep(b *strings.Builder, s explain.Step, indent string, last bool, st 
 		b.WriteString(detail + st.paint(dimStyle, "inputs: "+strings.Join(kv, " ")) + "\n")
 	}
 	if s.Fix != "" {
-		lines := strings.Split(s.Fix, "\n")
+		lines := strings.Split(TerminalLines(s.Fix), "\n")
 		b.WriteString(detail + st.paint(warningStyle, "fix: ") + lines[0] + "\n")
 		for _, l := range lines[1:] {
 			b.WriteString(detail + "     " + l + "\n")

@@ -161,13 +161,9 @@ func NewReport(res *analyze.Result) Report {
 	for _, g := range res.Gateways {
 		add := func(l *analyze.ListenerResult) {
 			gw := g.Gateway.Obj
-			src := g.Gateway.Source
-			if l.ListenerSet != nil {
-				src = l.ListenerSet.ListenerSet.Source
-			}
 			ls := ListenerSummary{Owner: l.Owner(), Gateway: model.NameOf(gw).String(), Name: l.Name(), Port: int32(l.Listener.Port),
 				Protocol: string(l.Listener.Protocol), TLSMode: string(l.TLSMode()), Hostname: l.Hostname(), Accepted: l.Accepted,
-				AttachedRoutes: l.AttachedRoutes(), Routes: make([]RouteOnSNI, 0, len(l.Attachments)), Source: src}
+				AttachedRoutes: l.AttachedRoutes(), Routes: make([]RouteOnSNI, 0, len(l.Attachments)), Source: l.Source()}
 			for _, a := range l.Attachments {
 				r := a.Route.Route
 				hs := a.Hostnames
@@ -403,9 +399,12 @@ func (r Report) Table(w io.Writer, st Style, wide bool) error {
 		rows := make([][]string, 0, len(r.Findings)+1)
 		rows = append(rows, header)
 		for _, f := range r.Findings {
-			row := []string{st.severity(f.Severity), string(f.Rule.ID), f.Object.String(), st.paint(dimStyle, f.Source.String()), oneLine(f.Message)}
+			object, source, message := TerminalText(f.Object.String()), st.paint(dimStyle, TerminalText(f.Source.String())), terminalCell(f.Message)
+			row := []string{st.severity(f.Severity), string(f.Rule.ID), object, source, message}
 			if wide {
-				row = []string{st.severity(f.Severity), string(f.Rule.ID), f.Object.String(), f.Field, st.paint(dimStyle, f.Source.String()), oneLine(f.Message), oneLine(firstLine(f.Fix))}
+				// The fix whole, on as many lines as it has: a ReferenceGrant
+				// to apply is of no use cut to its first line.
+				row = []string{st.severity(f.Severity), string(f.Rule.ID), object, TerminalText(f.Field), source, message, TerminalLines(f.Fix)}
 			}
 			rows = append(rows, row)
 		}
@@ -418,8 +417,8 @@ func (r Report) Table(w io.Writer, st Style, wide bool) error {
 		fmt.Fprintf(w, "%s\n", st.paint(boldStyle, "suppressed in the manifest:"))
 		rows := [][]string{{"SEVERITY", "RULE", "OBJECT", "SOURCE", "MESSAGE", "REASON"}}
 		for _, f := range suppressed {
-			rows = append(rows, []string{st.severity(f.Severity), string(f.Rule.ID), f.Object.String(), st.paint(dimStyle, f.Source.String()),
-				oneLine(f.Message), oneLine(f.Suppression.Justification)})
+			rows = append(rows, []string{st.severity(f.Severity), string(f.Rule.ID), TerminalText(f.Object.String()), st.paint(dimStyle, TerminalText(f.Source.String())),
+				terminalCell(f.Message), terminalCell(f.Suppression.Justification)})
 		}
 		if err := writeColumns(w, rows); err != nil {
 			return err
@@ -494,7 +493,7 @@ func (r Report) notReported() string {
 		parts = append(parts, part)
 	}
 	if b := r.Summary.Baseline; b != nil {
-		part := fmt.Sprintf("baseline %s: %d new, %d known", b.File, b.New, b.Unchanged+b.Updated)
+		part := fmt.Sprintf("baseline %s: %d new, %d known", TerminalText(b.File), b.New, b.Unchanged+b.Updated)
 		if b.Absent > 0 {
 			part += fmt.Sprintf(", %d no longer found (rewrite it with --write-baseline)", b.Absent)
 		}

@@ -62,5 +62,7 @@ var githubData = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
 // @actions/core): the data escapes plus ':' and ','.
 var githubProperty = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
 
-func escapeGitHubData(s string) string     { return githubData.Replace(s) }
-func escapeGitHubProperty(s string) string { return githubProperty.Replace(s) }
+// The Actions log shows what a workflow command carries, and obeys ANSI
+// sequences in it: controls are escaped as in a terminal first.
+func escapeGitHubData(s string) string     { return githubData.Replace(TerminalLines(s)) }
+func escapeGitHubProperty(s string) string { return githubProperty.Replace(TerminalLines(s)) }

@@ -45,6 +45,7 @@ func TestGitHubEscaping(t *testing.T) {
 		"%0A":       "%250A",
 		"x: y, z":   "x: y, z",
 		"plain/txt": "plain/txt",
+		"a\x1b[2Jb": `a\x1b[2Jb`,
 	} {
 		if got := escapeGitHubData(in); got != want {
 			t.Errorf("data %q: %q, want %q", in, got, want)
@@ -52,7 +53,8 @@ func TestGitHubEscaping(t *testing.T) {
 	}
 	for in, want := range map[string]string{
 		"a%b":          "a%25b",
-		"a\nb\r":       "a%0Ab%0D",
+		"a\r\nb\r":     "a%0D%0Ab\\r", // a line's own CRLF stays; a lone CR is shown
+		"a\x1b[31m":    `a\x1b[31m`,
 		"x: y, z":      "x%3A y%2C z",
 		"C:\\dir,1.ya": "C%3A\\dir%2C1.ya",
 	} {

@@ -139,7 +139,13 @@ func NewGraph(res *analyze.Result) Graph {
 	for i, k := range keyed {
 		routes[i] = k.r
 	}
+	// A route's node ID is looked up once per route, not once per listener
+	// it attaches to: a route may attach to thousands.
+	routeIDs := make(map[*analyze.RouteResult]string, len(routes))
 	routeNode := func(r *analyze.RouteResult) string {
+		if id, ok := routeIDs[r]; ok {
+			return id
+		}
 		rt := r.Route
 		status, bad := graphRouteStatus(r)
 		lines := []string{rt.Kind + " " + model.NameOf(&rt.ObjectMeta).String()}
@@ -151,7 +157,9 @@ func NewGraph(res *analyze.Result) Graph {
 			lines = append(lines, strings.Join(hs, ", "))
 		}
 		lines = append(lines, status)
-		return b.node(routeKey(r), "r", NodeRoute, bad, lines...)
+		id := b.node(routeKey(r), "r", NodeRoute, bad, lines...)
+		routeIDs[r] = id
+		return id
 	}
 	// Declare route nodes in order before any edge needs them.
 	for _, r := range routes {
@@ -159,12 +167,21 @@ func NewGraph(res *analyze.Result) Graph {
 			routeNode(r)
 		}
 	}
+	// A listener lists a route once, so these edges are distinct, from each
+	// other and from every other edge (none other goes from a listener to a
+	// route): they skip the builder's set. Attachments of one route often
+	// share their hostnames (analyze.Attachment), and then their label.
+	var lastHosts []string
+	var lastLabel string
 	for _, a := range attachments {
 		lid, ok := listenerIDs[a.Listener]
 		if !ok {
 			continue
 		}
-		b.edge(GraphEdge{From: lid, To: routeNode(a.Route), Label: hostnamesLabel(a.Hostnames)})
+		if len(a.Hostnames) == 0 || len(lastHosts) != len(a.Hostnames) || &lastHosts[0] != &a.Hostnames[0] {
+			lastHosts, lastLabel = a.Hostnames, hostnamesLabel(a.Hostnames)
+		}
+		b.g.Edges = append(b.g.Edges, GraphEdge{From: lid, To: routeNode(a.Route), Label: lastLabel})
 	}
 	// Backends, then the rejected parents.
 	for _, r := range routes {
@@ -342,7 +359,7 @@ func (g Graph) DOT(w io.Writer) error {
 	b.WriteString("  node [fontname=\"Helvetica\", fontsize=10];\n")
 	b.WriteString("  edge [fontname=\"Helvetica\", fontsize=9];\n")
 	for _, n := range g.Nodes {
-		attrs := []string{"label=" + dotQuote(strings.Join(n.Lines, "\n"))}
+		attrs := []string{"label=" + dotQuote(n.Lines...)}
 		switch n.Kind {
 		case NodeGateway:
 			attrs = append(attrs, "shape=box", "style=\"bold\"")
@@ -379,18 +396,24 @@ func (g Graph) DOT(w io.Writer) error {
 	return err
 }
 
-// dotQuote quotes a DOT string: backslashes and quotes escaped, newlines as \n.
-func dotQuote(s string) string {
-	return `"` + dotEscape.Replace(s) + `"`
+// dotQuote quotes lines as a DOT string: backslashes and quotes escaped, the
+// lines joined with \n, and controls within a line as TerminalText writes them
+// (a graph is read in a terminal as often as Graphviz draws it).
+func dotQuote(lines ...string) string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = dotEscape.Replace(TerminalText(l))
+	}
+	return `"` + strings.Join(out, `\n`) + `"`
 }
 
 // The replacers are built once, not per label: a graph has a label per object.
 var (
-	dotEscape     = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\r", "")
+	dotEscape     = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
 	mermaidEscape = strings.NewReplacer(
 		"#", "#35;", `"`, "#quot;", "<", "#lt;", ">", "#gt;", "|", "#124;",
 		"[", "#91;", "]", "#93;", "{", "#123;", "}", "#125;",
-		"`", "#96;", "\n", " ", "\r", "")
+		"`", "#96;")
 )
 
 // Mermaid writes the graph as a Mermaid flowchart, which GitHub renders in
@@ -447,7 +470,7 @@ func (g Graph) Mermaid(w io.Writer) error {
 func mermaidText(lines ...string) string {
 	out := make([]string, len(lines))
 	for i, l := range lines {
-		out[i] = mermaidEscape.Replace(l)
+		out[i] = mermaidEscape.Replace(TerminalText(l))
 	}
 	return strings.Join(out, "<br>")
 }

@@ -19,8 +19,18 @@ func TestMermaidTextEscapes(t *testing.T) {
 }
 
 func TestDOTQuote(t *testing.T) {
-	if got, want := dotQuote("a \"b\" \\ c\nd"), `"a \"b\" \\ c\nd"`; got != want {
-		t.Errorf("dotQuote = %s, want %s", got, want)
+	for _, tc := range []struct {
+		name  string
+		lines []string
+		want  string
+	}{
+		{"quotes and backslashes escaped, lines joined with DOT's \\n", []string{"a \"b\" \\ c", "d"}, `"a \"b\" \\ c\nd"`},
+		{"a newline within a line is shown, not a line break", []string{"h\nx", "d"}, `"h\\nx\nd"`},
+		{"an ESC sequence within a line is shown, not obeyed", []string{"h\x1b[31m"}, `"h\\x1b[31m"`},
+	} {
+		if got := dotQuote(tc.lines...); got != tc.want {
+			t.Errorf("%s: dotQuote = %s, want %s", tc.name, got, tc.want)
+		}
 	}
 }
 

@@ -22,11 +22,11 @@ func PlanTable(w io.Writer, p analyze.Plan, st Style) error {
 	} else {
 		rows := [][]string{{"HOSTNAME", "TYPE", "ADDRESSES", "GATEWAY", "LISTENERS"}}
 		for _, r := range p.DNS {
-			addrs := strings.Join(r.Addresses, ", ")
+			addrs := TerminalText(strings.Join(r.Addresses, ", "))
 			if r.Type == "unknown" {
 				addrs = st.paint(warningStyle, "unknown: the Gateway has no address yet")
 			}
-			rows = append(rows, []string{r.Hostname, r.Type, addrs, r.Gateway, strings.Join(r.Listeners, ", ")})
+			rows = append(rows, []string{TerminalText(r.Hostname), r.Type, addrs, TerminalText(r.Gateway), TerminalText(strings.Join(r.Listeners, ", "))})
 		}
 		if err := writeColumns(bw, rows); err != nil {
 			return err
@@ -41,13 +41,14 @@ func PlanTable(w io.Writer, p analyze.Plan, st Style) error {
 		for _, c := range p.Certificates {
 			missing := st.paint(okStyle, "none")
 			if len(c.Missing) > 0 {
-				missing = st.paint(errorStyle, strings.Join(c.Missing, ", "))
+				missing = st.paint(errorStyle, TerminalText(strings.Join(c.Missing, ", ")))
 			}
 			var skipped []string
 			for _, s := range c.Skipped {
 				skipped = append(skipped, s.Hostname)
 			}
-			rows = append(rows, []string{c.Gateway, c.Listener, dash(c.Secret), dash(strings.Join(c.Hostnames, ", ")), missing, dash(strings.Join(skipped, ", "))})
+			rows = append(rows, []string{TerminalText(c.Gateway), TerminalText(c.Listener), TerminalText(dash(c.Secret)), TerminalText(dash(strings.Join(c.Hostnames, ", "))),
+				missing, TerminalText(dash(strings.Join(skipped, ", ")))})
 		}
 		if err := writeColumns(bw, rows); err != nil {
 			return err

@@ -15,7 +15,7 @@ import (
 func ProbeReplays(w io.Writer, sockets []probe.Socket, rs probe.Replays) error {
 	fmt.Fprintln(w, "Local proxy:")
 	for _, s := range sockets {
-		fmt.Fprintf(w, "  %s port %d on %s\n", s.Gateway, s.Port, s.Address)
+		fmt.Fprintf(w, "  %s port %d on %s\n", TerminalText(s.Gateway), s.Port, TerminalText(s.Address))
 	}
 	fmt.Fprintln(w)
 	rows := make([][]string, 0, len(rs)+1)
@@ -48,14 +48,14 @@ func ProbeReplays(w io.Writer, sockets []probe.Socket, rs probe.Replays) error {
 				verified += ", not for SNI"
 			}
 		}
-		rows = append(rows, []string{r.Gateway, fmt.Sprint(r.Port), r.SNI, predicted, reached, tlsv, alpn, cert, verified, string(r.Verdict)})
+		rows = append(rows, terminalRow(r.Gateway, fmt.Sprint(r.Port), r.SNI, predicted, reached, tlsv, alpn, cert, verified, string(r.Verdict)))
 	}
 	if err := writeColumns(w, rows); err != nil {
 		return err
 	}
 	for _, r := range rs {
 		for _, p := range r.Problems {
-			fmt.Fprintf(w, "\n%s %s: %s", strings.ToUpper(string(r.Verdict)), r.SNI, p)
+			fmt.Fprintf(w, "\n%s %s: %s", strings.ToUpper(string(r.Verdict)), TerminalText(r.SNI), TerminalLines(p))
 		}
 	}
 	bad := rs.Findings()
@@ -78,14 +78,14 @@ func ProbeLive(w io.Writer, lives probe.Lives) error {
 		if l.SameAsSecret != nil {
 			same = fmt.Sprintf("%v (%s)", *l.SameAsSecret, l.Secret)
 		}
-		rows = append(rows, []string{l.Address, l.SNI, l.Listener, l.Mode, cert, covers, dash(string(l.Validity)), same, string(l.Verdict)})
+		rows = append(rows, terminalRow(l.Address, l.SNI, l.Listener, l.Mode, cert, covers, dash(string(l.Validity)), same, string(l.Verdict)))
 	}
 	if err := writeColumns(w, rows); err != nil {
 		return err
 	}
 	for _, l := range lives {
 		for _, p := range l.Problems {
-			fmt.Fprintf(w, "\nFINDING %s at %s: %s", l.SNI, l.Address, p)
+			fmt.Fprintf(w, "\nFINDING %s at %s: %s", TerminalText(l.SNI), TerminalText(l.Address), TerminalLines(p))
 		}
 	}
 	_, err := fmt.Fprintf(w, "\n%d handshakes, %d findings\n", len(lives), lives.Findings())
@@ -106,11 +106,14 @@ func ProbeOCG(w io.Writer, r probe.OCG) error {
 		rows = append(rows, []string{"client chain verifies (Mesh trust bundle)", r.ClientVerified.String()})
 	}
 	rows = append(rows, []string{"verdict", string(r.Verdict)})
+	for i, row := range rows {
+		rows[i] = terminalRow(row...)
+	}
 	if err := writeColumns(w, rows); err != nil {
 		return err
 	}
 	for _, p := range r.Problems {
-		if _, err := fmt.Fprintf(w, "FINDING: %s\n", p); err != nil {
+		if _, err := fmt.Fprintf(w, "FINDING: %s\n", TerminalLines(p)); err != nil {
 			return err
 		}
 	}

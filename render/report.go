@@ -159,9 +159,10 @@ func dashMD(s string) string {
 }
 
 // mdCell escapes text for a Markdown table cell: pipes, HTML, emphasis
-// (*.example.com), newlines.
+// (*.example.com), newlines, and controls as in a terminal (the report is
+// read in one before it is posted).
 func mdCell(s string) string {
-	return mdCellKeepBreaks(mdEscape.Replace(s))
+	return mdCellKeepBreaks(mdEscape.Replace(TerminalLines(s)))
 }
 
 func mdCellKeepBreaks(s string) string {
@@ -176,7 +177,7 @@ func mdCode(s string) string {
 	if strings.Contains(s, "`") {
 		return mdCell(s)
 	}
-	return "`" + strings.ReplaceAll(s, "|", `\|`) + "`"
+	return "`" + strings.ReplaceAll(TerminalText(s), "|", `\|`) + "`"
 }
 
 // mdRule writes the rule ID as a link to its entry in the catalog.

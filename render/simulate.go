@@ -34,13 +34,14 @@ func SimulationTable(w io.Writer, outs []simulate.Outcome, st Style) error {
 		}
 		outcome := st.paint(okStyle, o.Outcome)
 		if o.Outcome != simulate.Routed {
-			outcome = st.paint(errorStyle, o.Outcome) + ": " + o.Reason
+			outcome = st.paint(errorStyle, o.Outcome) + ": " + terminalCell(o.Reason)
 		}
 		host := o.Request.Host
 		if host == o.Request.SNI {
 			host = ""
 		}
-		rows = append(rows, []string{dash(o.Gateway), fmt.Sprint(o.Request.Port), dash(o.Request.SNI), dash(host), dash(o.Listener), dash(o.Mode), route, cert, dash(strings.Join(bs, ", ")), outcome})
+		rows = append(rows, []string{TerminalText(dash(o.Gateway)), fmt.Sprint(o.Request.Port), TerminalText(dash(o.Request.SNI)), TerminalText(dash(host)), TerminalText(dash(o.Listener)),
+			TerminalText(dash(o.Mode)), TerminalText(route), TerminalText(cert), TerminalText(dash(strings.Join(bs, ", "))), outcome})
 	}
 	return writeColumns(w, rows)
 }

@@ -3,6 +3,16 @@ package rules
 // Certificate rules: the Secrets terminating listeners serve, checked as a TLS
 // client would check them at the analysis time (--now).
 
+// GoMaxRSAKeyBits is the largest RSA key Go's crypto/tls accepts in a peer's
+// certificate chain (crypto/tls defaultMaxRSAKeySize, checked by checkKeySize
+// before any verification, InsecureSkipVerify or not). The limit came with Go
+// 1.22 and was backported to Go 1.19.13, 1.20.8 and 1.21.1 (CVE-2023-29409);
+// GODEBUG=tlsmaxrsasize=N changes it. Go clients (kubectl, most Kubernetes
+// tooling, Go services and the probe) fail the handshake with a larger key;
+// analyze reports it (CertificateKeyTooLargeForClients) and probe names it
+// when a handshake fails.
+const GoMaxRSAKeyBits = 8192
+
 var (
 	CertificateSNINotCovered = register(&Rule{
 		ID:       "certificate/SNINotCovered",
@@ -47,6 +57,26 @@ var (
 		Help:     "RSA keys below 2048 bits are within reach of attackers and are refused by publicly trusted CAs and by browsers; the check applies to the leaf and to every chain certificate in tls.crt.",
 		Fix:      "Reissue with an RSA key of 2048 bits or more, or an ECDSA P-256 key.",
 		Spec:     []Spec{baselineRequirements("section 6.1.5 (Key sizes)")},
+	})
+
+	CertificateKeyTooLargeForClients = register(&Rule{
+		ID:       "certificate/KeyTooLargeForClients",
+		Severity: Error,
+		Summary:  "A certificate in the served chain has an RSA key larger than Go clients accept (8192 bits).",
+		Help: "Go's crypto/tls refuses a peer's certificate chain holding an RSA key over 8192 bits, before any verification and with InsecureSkipVerify too (since Go 1.22, backported to 1.19.13, 1.20.8 and 1.21.1 for CVE-2023-29409; GODEBUG=tlsmaxrsasize changes it). " +
+			"kubectl, most Kubernetes tooling and Go services are Go clients, and their handshakes with the listeners that serve it fail; the check applies to the leaf and to every chain certificate in tls.crt.",
+		Fix:  "Reissue with an RSA key of 2048 to 4096 bits, or an ECDSA P-256 key.",
+		Spec: []Spec{{Document: "Go crypto/tls", Section: "defaultMaxRSAKeySize and checkKeySize (CVE-2023-29409, go.dev/issue/61460)"}},
+	})
+
+	CertificateChainExpired = register(&Rule{
+		ID:       "certificate/ChainExpired",
+		Severity: Error,
+		Summary:  "A CA certificate served in tls.crt after the leaf has expired or is not valid yet.",
+		Help: "Clients build the path from the leaf through the intermediates the server sends, and each certificate on it must be valid at the time of the handshake: an expired intermediate fails verification however fresh the leaf is. " +
+			"A served root that has expired breaks the clients that build the path through it rather than through their own trust store (OpenSSL before 1.1.0, older Android, when DST Root CA X3 expired in 2021). The check needs no --ca-bundle.",
+		Fix:  "Replace the expired CA certificate in tls.crt with its current one (or remove a root clients hold in their trust store).",
+		Spec: []Spec{rfc("5280", "section 6.1.3 (Basic certificate processing: the certificate validity period includes the current time)")},
 	})
 
 	CertificateSHA1Signature = register(&Rule{

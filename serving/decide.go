@@ -2,6 +2,7 @@ package serving
 
 import (
 	"fmt"
+	"slices"
 
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -195,25 +196,30 @@ func mostSpecificMatch(hostnames []string, name string, matches func(pattern, ho
 	return hostname.MostSpecificMatch(hostnames, name, matches)
 }
 
-// insertByPrecedence adds r to routes, which are in precedence order: the oldest
-// first, then by namespace/name (Gateway API route precedence). A route attached
-// to the listener through two parentRefs is listed once.
-func insertByPrecedence(routes []*Route, r *Route) []*Route {
-	i := len(routes)
-	for i > 0 && routeBefore(r, routes[i-1]) {
-		i--
-	}
-	// A twin sorts equal to r: it is among the routes just before i that r does
-	// not sort after.
-	for j := i - 1; j >= 0 && !routeBefore(routes[j], r); j-- {
-		if routes[j].Attachment.Route == r.Attachment.Route {
-			return routes
+// byPrecedence sorts routes in precedence order, the oldest first, then by
+// namespace/name (Gateway API route precedence), and lists once a route
+// attached to the listener through two parentRefs. It sorts in place: sorting
+// once is n log n where inserting each route in order is n², and one listener
+// may take thousands of routes on one hostname.
+func byPrecedence(routes []*Route) []*Route {
+	slices.SortFunc(routes, func(a, b *Route) int {
+		switch {
+		case routeBefore(a, b):
+			return -1
+		case routeBefore(b, a):
+			return 1
 		}
+		return 0
+	})
+	out := routes[:0]
+	for _, r := range routes {
+		// Only twins sort equal, so a twin is next to the route it repeats.
+		if len(out) > 0 && out[len(out)-1].Attachment.Route == r.Attachment.Route {
+			continue
+		}
+		out = append(out, r)
 	}
-	routes = append(routes, nil)
-	copy(routes[i+1:], routes[i:])
-	routes[i] = r
-	return routes
+	return out
 }
 
 // routeBefore orders routes by creation time, then by "namespace/name".

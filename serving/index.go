@@ -48,7 +48,12 @@ func newRouteIndex(routes []*Route) routeIndex {
 			if *m == nil {
 				*m = map[string][]*Route{}
 			}
-			(*m)[key] = insertByPrecedence((*m)[key], r)
+			(*m)[key] = append((*m)[key], r)
+		}
+	}
+	for _, m := range []map[string][]*Route{ix.exact, ix.wild, ix.any} {
+		for key, rs := range m {
+			m[key] = byPrecedence(rs)
 		}
 	}
 	return ix
@@ -109,8 +114,8 @@ func scanRoutes(routes []*Route, name string, matches func(pattern, host string)
 		case out == nil || c < 0:
 			out, best = append(out[:0], r), h
 		case c == 0:
-			out = insertByPrecedence(out, r)
+			out = append(out, r)
 		}
 	}
-	return out, best
+	return byPrecedence(out), best
 }

@@ -7,6 +7,8 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/render"
 )
 
 // Exit codes (DESIGN.md "Output contracts").
@@ -69,7 +71,9 @@ func Execute(ctx context.Context, root *cobra.Command, errOut io.Writer) int {
 	if err == nil || code == ExitFindings {
 		return code
 	}
-	fmt.Fprintf(errOut, "error: %v\n", err)
+	// An error quotes what the user gave (a flag's value, a path), which a
+	// terminal would obey.
+	fmt.Fprintf(errOut, "error: %s\n", render.TerminalLines(err.Error()))
 	if errors.As(err, new(usageError)) && cmd != nil {
 		fmt.Fprintf(errOut, "See '%s -h' for help and examples\n", cmd.CommandPath())
 	}

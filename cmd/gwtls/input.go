@@ -25,6 +25,7 @@ import (
 	"github.com/kubectl-gwtls/kubectl-gwtls/drift"
 	"github.com/kubectl-gwtls/kubectl-gwtls/load"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
+	"github.com/kubectl-gwtls/kubectl-gwtls/render"
 )
 
 // InputOptions are the flags every command that reads configuration shares: where
@@ -52,6 +53,9 @@ type InputOptions struct {
 	// built-in ones (files) or the cluster's.
 	Admission bool
 	CRDs      string
+	// MaxAttachmentChecks is --max-attachment-checks, the engine's bound on
+	// attaching routes.
+	MaxAttachmentChecks int64
 
 	// AllowMixedTermination: the implementation serves HTTPS and TLS
 	// Passthrough listeners on one port (analyze.Options).
@@ -109,7 +113,7 @@ const (
 
 // NewInputOptions returns InputOptions with kubectl's defaults.
 func NewInputOptions(configFlags *genericclioptions.ConfigFlags) *InputOptions {
-	o := &InputOptions{ConfigFlags: configFlags, ChunkSize: 500, MaxInputBytes: "1Gi", Admission: true}
+	o := &InputOptions{ConfigFlags: configFlags, ChunkSize: 500, MaxInputBytes: "1Gi", MaxAttachmentChecks: analyze.DefaultMaxAttachmentChecks, Admission: true}
 	o.FileFlags = &genericclioptions.FileNameFlags{
 		Usage:     "files, folders or - (stdin) with Gateway API manifests; omit -f and -k to read the cluster",
 		Filenames: &o.filenames,
@@ -139,6 +143,8 @@ func (o *InputOptions) AddFlags(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&o.AllowMixedTermination, "allow-mixed-termination", false, "the implementation serves HTTPS (Terminate) and TLS Passthrough listeners on one port, routing on SNI; without it they conflict, as GEP-2643 says (TLS/Terminate beside TLS/Passthrough is the TLSRouteModeMixed feature)")
 	cmd.Flags().BoolVar(&o.Admission, "admission", o.Admission, "validate Gateway API objects as the API server does (CRD schema and CEL rules) and leave out what it refuses; --admission=false analyzes every object as written, with the CRDs' defaults")
 	cmd.Flags().StringVar(&o.CRDs, "crds", "", "a folder of Gateway API CRDs (a release's config/crd/experimental, or standard-install.yaml) to validate against, instead of the built-in "+admit.Release+" CRDs or a cluster's own")
+	cmd.Flags().Int64Var(&o.MaxAttachmentChecks, "max-attachment-checks", o.MaxAttachmentChecks,
+		"the most attachment checks (one route hostname against one listener its parentRefs select) the analysis makes; routes past it are not attached, each with an analysis/WorkBounded finding")
 }
 
 // AddDriftFlag registers --drift, on the commands that report what drift
@@ -273,6 +279,9 @@ func (o *InputOptions) Validate() error {
 	if err := validWarnExpiry(o.WarnExpiry); err != nil {
 		return err
 	}
+	if o.MaxAttachmentChecks < 1 {
+		return usageErrorf("--max-attachment-checks %d: want at least 1 (default %d)", o.MaxAttachmentChecks, analyze.DefaultMaxAttachmentChecks)
+	}
 	_, err := checkSupportedFeatures(o.SupportedFeatures)
 	return err
 }
@@ -339,7 +348,7 @@ func (o *InputOptions) requireSomething(m *model.Model, streams genericiooptions
 	case err == nil:
 		return nil
 	case o.AllowEmpty:
-		fmt.Fprintf(streams.ErrOut, "warning: %s: %v (--allow-empty)\n", where, err)
+		fmt.Fprintf(streams.ErrOut, "warning: %s (--allow-empty)\n", render.TerminalText(fmt.Sprintf("%s: %v", where, err)))
 		return nil
 	}
 	return loadError{fmt.Errorf("%s: %w: give the manifests or the namespace that hold your Gateways and routes, or pass --allow-empty if an input without any is expected", where, err)}
@@ -365,6 +374,10 @@ func (o *InputOptions) Result(ctx context.Context, streams genericiooptions.IOSt
 	res := o.Analyze(m)
 	analyzed := time.Now()
 	drifted := o.addDrift(res)
+	if b := res.Bounded; b != nil {
+		fmt.Fprintf(streams.ErrOut, "warning: %d of %d routes were not attached: the input needs %d attachment checks, past --max-attachment-checks %d; each has an analysis/WorkBounded finding\n",
+			b.Skipped, len(res.Routes), b.Needed, b.Limit)
+	}
 	if err := o.triage(res, streams); err != nil {
 		return nil, err
 	}
@@ -385,7 +398,8 @@ func (o *InputOptions) Result(ctx context.Context, streams genericiooptions.IOSt
 // Analyze runs the engine with the completed options.
 func (o *InputOptions) Analyze(m *model.Model) *analyze.Result {
 	return analyze.Analyze(m, analyze.Options{Controller: o.Controller, Now: o.now, External: o.external, Features: o.features,
-		AllowMixedTermination: o.AllowMixedTermination, WarnExpiry: o.WarnExpiry, CABundle: o.caBundle, Trace: o.trace, TraceOnly: o.traceOnly})
+		AllowMixedTermination: o.AllowMixedTermination, WarnExpiry: o.WarnExpiry, CABundle: o.caBundle, Trace: o.trace, TraceOnly: o.traceOnly,
+		MaxAttachmentChecks: o.MaxAttachmentChecks})
 }
 
 // skippedSummary tells on stderr which kinds were not analyzed, so a user can see

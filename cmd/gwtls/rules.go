@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/x509"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -165,8 +166,14 @@ func exampleFindings(ex rules.Example) ([]analyze.Finding, error) {
 			if !opts.CABundle.AppendCertsFromPEM(ex.Files[value]) {
 				return nil, fmt.Errorf("--ca-bundle %s: no PEM certificate", value)
 			}
+		case "--max-attachment-checks":
+			n, err := strconv.ParseInt(value, 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("--max-attachment-checks %s: %w", value, err)
+			}
+			opts.MaxAttachmentChecks = n
 		default:
-			return nil, fmt.Errorf("flag %s: an example may use --external, --supported-features, --ca-bundle and --admission=false", name)
+			return nil, fmt.Errorf("flag %s: an example may use --external, --supported-features, --ca-bundle, --max-attachment-checks and --admission=false", name)
 		}
 	}
 	m, err := load.Files(files)

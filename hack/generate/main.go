@@ -4,6 +4,11 @@
 //
 //	go run ./hack/generate --seed 1 --gateways 1000 --listeners 20 --routes 100000 -o 100k.yaml
 //
+// With --crossing it writes instead the worst shape for attachment, every
+// route attached to every listener of the Gateways it names (generate.Crossing):
+//
+//	go run ./hack/generate --crossing --gateways 200 --listeners 50 --routes 10000 --parent-refs 32 --hostnames 16
+//
 // The YAML's structure depends on the flags alone; only certificate and key bytes
 // differ between runs.
 package main
@@ -11,6 +16,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/generate"
@@ -23,6 +29,9 @@ func main() {
 	flag.IntVar(&c.ListenersPerGateway, "listeners", 20, "listeners per Gateway")
 	flag.IntVar(&c.Routes, "routes", 100000, "number of routes (HTTPRoute, GRPCRoute, TLSRoute, TCPRoute)")
 	output := flag.String("o", "", "write to FILE instead of standard output")
+	crossing := flag.Bool("crossing", false, "write the worst shape for attachment: every route attached to every listener of the Gateways it names")
+	parentRefs := flag.Int("parent-refs", 32, "with --crossing: Gateways each route names")
+	hostnames := flag.Int("hostnames", 16, "with --crossing: wildcard hostnames of each route")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "generate: unexpected arguments %q\n", flag.Args())
@@ -33,6 +42,14 @@ func main() {
 		fmt.Fprintln(os.Stderr, "generate: -gateways and -listeners must be at least 1, -routes at least 0")
 		os.Exit(2)
 	}
+	if *crossing {
+		c := generate.Crossing{Gateways: c.Gateways, ListenersPerGateway: c.ListenersPerGateway, Routes: c.Routes, ParentRefs: *parentRefs, Hostnames: *hostnames}
+		if err := write(*output, func(w io.Writer) error { return generate.WriteCrossing(w, c) }); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(c, *output); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -40,14 +57,19 @@ func main() {
 }
 
 func run(c generate.Config, output string) error {
+	return write(output, func(w io.Writer) error { return generate.Write(w, c) })
+}
+
+// write writes to output ("" or "-": standard output).
+func write(output string, to func(io.Writer) error) error {
 	if output == "" || output == "-" {
-		return generate.Write(os.Stdout, c)
+		return to(os.Stdout)
 	}
 	f, err := os.Create(output)
 	if err != nil {
 		return err
 	}
-	if err := generate.Write(f, c); err != nil {
+	if err := to(f); err != nil {
 		f.Close()
 		return fmt.Errorf("%s: %w", output, err)
 	}

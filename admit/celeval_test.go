@@ -1,0 +1,66 @@
+package admit_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/admit"
+)
+
+// fastRule is the oracle-checked fast path of CEL evaluation: on every value
+// of the corpus that a rule applies to, when it can tell, it tells what the
+// rule's program tells, and the program's actual cost stays within the MaxCost
+// the shortcut accounts in its place. On the corpus it can tell for most
+// evaluations, so that it is the path taken.
+func TestFastRulesAgreeWithPrograms(t *testing.T) {
+	corpus := shortcutCorpus(t)
+	for _, ch := range []admit.Channel{admit.Standard, admit.Experimental} {
+		t.Run(string(ch), func(t *testing.T) {
+			a := builtin(t, ch)
+			var evaluated, walked int
+			for _, o := range corpus {
+				c, ok := admit.CheckFastRules(a, o.apiVersion, o.kind, o.raw)
+				if !ok {
+					continue
+				}
+				evaluated += c.Evaluated
+				walked += c.Walked
+				for _, m := range c.Mismatches {
+					t.Errorf("%s %s: %s\n  object %.300s", o.apiVersion, o.kind, m, o.raw)
+				}
+			}
+			t.Logf("%d rule evaluations, %d of them told by fastRule", evaluated, walked)
+			if walked < evaluated*9/10 {
+				t.Errorf("fastRule tells only %d of %d evaluations", walked, evaluated)
+			}
+		})
+	}
+}
+
+// On objects changed one value at a time (see FuzzShortcutMutations),
+// fastRule never tells otherwise than the program, and its charge bounds the
+// program's actual cost.
+//
+//	go test -fuzz FuzzFastRules -fuzztime 120s ./admit
+func FuzzFastRules(f *testing.F) {
+	seeds := fuzzSeeds(f)
+	for i := range seeds {
+		f.Add(uint16(i), []byte{byte(i), 1, 2, 0}, "a.example.com", int64(i))
+	}
+	a := builtin(f, admit.Experimental)
+	f.Fuzz(func(t *testing.T, seed uint16, path []byte, s string, n int64) {
+		o := seeds[int(seed)%len(seeds)]
+		var v any
+		if err := json.Unmarshal(o.raw, &v); err != nil {
+			t.Skip()
+		}
+		raw, err := json.Marshal(mutate(v, path, s, n))
+		if err != nil {
+			t.Skip()
+		}
+		c, _ := admit.CheckFastRules(a, o.apiVersion, o.kind, raw)
+		for _, m := range c.Mismatches {
+			t.Errorf("%s\n  object %s", m, raw)
+		}
+	})
+}

@@ -1,0 +1,883 @@
+package admit
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"math"
+	"reflect"
+	"regexp"
+	"sort"
+	"unicode/utf8"
+
+	"github.com/google/cel-go/common/types"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
+	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
+	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
+	"k8s.io/apimachinery/pkg/runtime"
+	celconfig "k8s.io/apiserver/pkg/apis/cel"
+	"k8s.io/apiserver/pkg/cel/common"
+	"k8s.io/kube-openapi/pkg/validation/spec"
+)
+
+// shortcut shows, much faster than the API server's code, that it admits an
+// object, and computes the object it stores. It proves, it never refuses: when
+// it cannot show the object clean it says so, and the caller runs the API
+// server's code, whose answer (admitted or not, the message, the field errors)
+// is the verdict. What it shows it shows with the same rules:
+//
+//   - decoding: jsonReader reads what the strict decoder reads, and gives up on
+//     anything the decoder would refuse or convert;
+//   - pruning: any field the schema does not know, or a null, gives up;
+//   - defaulting: the schema's defaults, each computed once with the API
+//     server's defaulting code;
+//   - OpenAPI validation: the checks the CRDs use most (type, required,
+//     lengths, counts, patterns, string enums, integer bounds) made natively,
+//     and every other one by kube-openapi's validator on the node's own schema;
+//   - list types: duplicate keys or set items give up;
+//   - CEL: the rules compiled as the API server compiles them, evaluated on the
+//     same values within the same runtime cost budget (as celProver does);
+//   - ObjectMeta: the API server's ObjectMeta validation on the same metadata.
+//
+// Every value of a schema node is a function of its JSON text alone, so a
+// node's result (the defaulted value and the CEL cost it took) is memoized by
+// that text: configurations repeat backendRefs, parentRefs, filters and whole
+// rules, and a repeated value costs a hash lookup. The runtime CEL cost of a
+// memoized value is added to the object's total as if evaluated again (the
+// same programs on the same values cost the same), so the per-object budget is
+// accounted as the API server accounts it.
+//
+// TestShortcutAgreesWithAPIServerCode is its oracle and FuzzShortcut holds it to
+// the API server's code on arbitrary input.
+type shortcut struct {
+	v    *servedVersion
+	root *fastNode
+	// rootDefaults are the root's properties with defaults, but status (the
+	// API server's placeholder status is not the object's, see decode).
+	rootDefaults []fastDefault
+	rootRequired []string
+	metaMemo     metaMemo
+}
+
+// fastNode is one schema node, compiled for the shortcut.
+type fastNode struct {
+	kind nodeKind
+	// unsupported: a value here is left to the API server's code.
+	unsupported bool
+
+	properties map[string]*fastNode
+	additional *fastNode
+	items      *fastNode
+	defaults   []fastDefault
+	required   []string
+
+	minProperties, maxProperties *int64
+	minItems, maxItems           *int64
+	minLength, maxLength         *int64
+	pattern                      *regexp.Regexp
+	enum                         map[string]bool
+	// minimum and maximum are inclusive integer bounds.
+	minimum, maximum *int64
+
+	listSet     bool
+	listMapKeys []string
+
+	// openAPI is kube-openapi's validator of the node's schema, for checks this
+	// file does not make natively; nil when it makes them all.
+	openAPI apiservervalidation.SchemaValidator
+
+	// rules are the CEL rules of the node, as celProver compiles them, and
+	// fast their fastRules (nil for a rule only its program evaluates).
+	rules   []cel.CompilationResult
+	texts   []string
+	fast    []*fastRule
+	adaptor common.Schema
+
+	memo *memo
+
+	// fingerprint identifies the node's schema subtree; the flags say how an
+	// experimental channel's tree shares it with the standard channel's
+	// (shortcuttwin.go).
+	fingerprint            fingerprint
+	sharedWithExperimental bool
+	recordForStandard      bool
+}
+
+type nodeKind uint8
+
+const (
+	kindObject nodeKind = iota
+	kindArray
+	kindString
+	kindInteger
+	kindBoolean
+	// kindOther is a type the shortcut reads but does not check natively
+	// (number): openAPI checks it.
+	kindOther
+)
+
+// fastDefault is a property's default, as the API server's defaulting leaves
+// it (defaulted itself), and what validating it costs.
+type fastDefault struct {
+	name  string
+	value any
+	cost  int64
+	ok    bool // the value is valid where it goes
+}
+
+// newShortcut compiles the shortcut of v, or returns nil when v's schema is
+// one it does not handle at all.
+func newShortcut(v *servedVersion, openAPISchema *spec.Schema) *shortcut {
+	s := v.structural
+	if _, status := s.Properties["status"]; status && !v.hasStatus {
+		// The status would be validated with the object; rare enough to leave
+		// to the API server's code.
+		return nil
+	}
+	if s.XEmbeddedResource || s.XPreserveUnknownFields || v.preserveUnknownFields {
+		return nil
+	}
+	if v.hasRules && v.prover == nil {
+		return nil
+	}
+	var prover *proverNode
+	if v.prover != nil {
+		prover = v.prover.root
+	}
+	root := compileNode(s, openAPISchema, prover)
+	if root.kind != kindObject || root.openAPI != nil || len(root.rules) > 0 {
+		return nil
+	}
+	sc := &shortcut{v: v, root: root}
+	for _, d := range root.defaults {
+		if d.name != "status" {
+			sc.rootDefaults = append(sc.rootDefaults, d)
+		}
+	}
+	sc.rootRequired = root.required
+	// The metadata schema may only be a type: ObjectMeta is the API server's
+	// own business (the shortcut does not run the metadata schema).
+	if md := root.properties["metadata"]; md != nil && !(md.kind == kindObject && md.openAPI == nil && len(md.rules) == 0 &&
+		len(md.properties) == 0 && md.additional == nil && len(md.defaults) == 0 && len(md.required) == 0 &&
+		md.minProperties == nil && md.maxProperties == nil) {
+		return nil
+	}
+	for _, k := range []string{"apiVersion", "kind"} {
+		if n := root.properties[k]; n != nil && !n.plainString() {
+			return nil
+		}
+	}
+	return sc
+}
+
+// plainString reports whether n takes any string.
+func (n *fastNode) plainString() bool {
+	return n.kind == kindString && !n.unsupported && n.openAPI == nil && len(n.rules) == 0 && n.minLength == nil &&
+		n.maxLength == nil && n.pattern == nil && n.enum == nil
+}
+
+// compileNode compiles the node of structural schema s, whose OpenAPI schema
+// (what kube-openapi validates) is o and whose CEL rules are those of prover.
+func compileNode(s *schema.Structural, o *spec.Schema, prover *proverNode) *fastNode {
+	n := compileNodeChecks(s, o, prover)
+	if n.unsupported {
+		n.fingerprint = wholeFingerprint(s, o)
+		return n
+	}
+	children := map[string]fingerprint{}
+	for name, c := range n.properties {
+		children[name] = c.fingerprint
+	}
+	if n.items != nil {
+		children["[]"] = n.items.fingerprint
+	}
+	if n.additional != nil {
+		children["{}"] = n.additional.fingerprint
+	}
+	n.fingerprint = nodeFingerprint(s, o, children)
+	return n
+}
+
+// wholeFingerprint is the fingerprint of an unsupported node: its whole
+// subtree.
+func wholeFingerprint(s *schema.Structural, o *spec.Schema) fingerprint {
+	b, err := json.Marshal(struct {
+		S *schema.Structural
+		O *spec.Schema
+	}{s, o})
+	if err != nil {
+		b = []byte(err.Error())
+	}
+	return sha256.Sum256(b)
+}
+
+func compileNodeChecks(s *schema.Structural, o *spec.Schema, prover *proverNode) *fastNode {
+	n := &fastNode{}
+	if s == nil || o == nil || s.XPreserveUnknownFields || s.XIntOrString || s.XEmbeddedResource || o.Ref.String() != "" {
+		n.unsupported = true
+		return n
+	}
+	if prover != nil && len(prover.rules) > 0 {
+		n.rules, n.texts, n.adaptor = prover.rules, prover.texts, prover.adaptor
+		n.fast = compileFastRules(prover.rules, prover.texts, prover.declType, prover.adaptor)
+	}
+	native := nativeChecks(n, s, o)
+	switch s.Type {
+	case "object":
+		n.kind = kindObject
+		if s.AdditionalProperties != nil {
+			if s.AdditionalProperties.Structural == nil || o.AdditionalProperties == nil || o.AdditionalProperties.Schema == nil || len(s.Properties) > 0 {
+				n.unsupported = true
+				return n
+			}
+			var p *proverNode
+			if prover != nil {
+				p = prover.additional
+			}
+			n.additional = compileNode(s.AdditionalProperties.Structural, o.AdditionalProperties.Schema, p)
+		} else if o.AdditionalProperties != nil {
+			native = false
+		}
+		if len(s.Properties) != len(o.Properties) {
+			n.unsupported = true
+			return n
+		}
+		if len(s.Properties) > 0 {
+			n.properties = make(map[string]*fastNode, len(s.Properties))
+		}
+		names := make([]string, 0, len(s.Properties))
+		for name := range s.Properties {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			prop := s.Properties[name]
+			op, ok := o.Properties[name]
+			if !ok {
+				n.unsupported = true
+				return n
+			}
+			var p *proverNode
+			if prover != nil {
+				p = prover.properties[name]
+			}
+			child := compileNode(&prop, &op, p)
+			n.properties[name] = child
+			if prop.Default.Object != nil {
+				n.defaults = append(n.defaults, compileDefault(name, &prop, child))
+			}
+		}
+		n.memo = newMemo()
+	case "array":
+		n.kind = kindArray
+		if s.Items == nil || o.Items == nil || o.Items.Schema == nil || len(o.Items.Schemas) > 0 {
+			n.unsupported = true
+			return n
+		}
+		var p *proverNode
+		if prover != nil {
+			p = prover.items
+		}
+		n.items = compileNode(s.Items, o.Items.Schema, p)
+		if s.XListType != nil {
+			switch *s.XListType {
+			case "set":
+				n.listSet = true
+			case "map":
+				if len(s.XListMapKeys) == 0 {
+					n.unsupported = true
+					return n
+				}
+				n.listMapKeys = s.XListMapKeys
+			}
+		}
+		n.memo = newMemo()
+	case "string":
+		n.kind = kindString
+	case "integer":
+		n.kind = kindInteger
+	case "boolean":
+		n.kind = kindBoolean
+	case "number":
+		n.kind = kindOther
+		native = false
+	default:
+		n.unsupported = true
+		return n
+	}
+	if len(o.Type) != 1 || o.Type[0] != s.Type {
+		n.unsupported = true
+		return n
+	}
+	if !native {
+		n.openAPI = apiservervalidation.NewSchemaValidatorFromOpenAPI(o)
+	}
+	return n
+}
+
+// nativeChecks records in n the checks of o that the shortcut makes itself,
+// and reports whether those are all the checks o asks for (else kube-openapi
+// makes them all).
+func nativeChecks(n *fastNode, s *schema.Structural, o *spec.Schema) bool {
+	native := len(o.AllOf) == 0 && len(o.OneOf) == 0 && len(o.AnyOf) == 0 && o.Not == nil &&
+		len(o.PatternProperties) == 0 && len(o.Dependencies) == 0 && o.AdditionalItems == nil &&
+		len(o.Definitions) == 0 && !o.UniqueItems && o.MultipleOf == nil
+	n.required = o.Required
+	n.minProperties, n.maxProperties = o.MinProperties, o.MaxProperties
+	n.minItems, n.maxItems = o.MinItems, o.MaxItems
+	n.minLength, n.maxLength = o.MinLength, o.MaxLength
+	switch s.Type {
+	case "string":
+		if o.Format != "" {
+			native = false // kube-openapi's format registry
+		}
+		if o.Pattern != "" {
+			re, err := regexp.Compile(o.Pattern)
+			if err != nil {
+				native = false
+			}
+			n.pattern = re
+		}
+		if len(o.Enum) > 0 {
+			n.enum = map[string]bool{}
+			for _, e := range o.Enum {
+				s, ok := e.(string)
+				if !ok {
+					native = false
+					break
+				}
+				n.enum[s] = true
+			}
+		}
+		if o.Maximum != nil || o.Minimum != nil {
+			native = false
+		}
+	case "integer":
+		limit := int64(1) << 53 // exactly a float64 and an int64
+		if o.Format == "int32" {
+			limit = math.MaxInt32
+		} else if o.Format != "" && o.Format != "int64" {
+			native = false
+		}
+		var ok bool
+		if n.maximum, ok = integerBound(o.Maximum, o.ExclusiveMaximum, -1, limit); !ok {
+			native = false
+		}
+		if n.minimum, ok = integerBound(o.Minimum, o.ExclusiveMinimum, 1, limit); !ok {
+			native = false
+		}
+		if o.Format == "int32" {
+			// kube-openapi refuses an int32 out of range; so does the shortcut,
+			// by bounds no wider than the range.
+			lo, hi := int64(math.MinInt32), int64(math.MaxInt32)
+			if n.minimum == nil || *n.minimum < lo {
+				n.minimum = &lo
+			}
+			if n.maximum == nil || *n.maximum > hi {
+				n.maximum = &hi
+			}
+		}
+		if len(o.Enum) > 0 || o.MaxLength != nil || o.MinLength != nil || o.Pattern != "" {
+			native = false
+		}
+	default:
+		if len(o.Enum) > 0 || o.Pattern != "" || o.Maximum != nil || o.Minimum != nil {
+			native = false
+		}
+	}
+	return native
+}
+
+// integerBound turns an OpenAPI bound into an inclusive integer bound, when it
+// is an integer no larger in magnitude than limit (where comparing an int64
+// with it is the same as comparing floats, as kube-openapi does).
+func integerBound(b *float64, exclusive bool, step, limit int64) (*int64, bool) {
+	if b == nil {
+		return nil, true
+	}
+	if *b != math.Trunc(*b) || math.Abs(*b) > float64(limit) {
+		return nil, false
+	}
+	i := int64(*b)
+	if exclusive {
+		i += step
+	}
+	return &i, true
+}
+
+// compileDefault defaults the default of property name as the API server does
+// (a deep copy, defaulted in turn) and validates it as it would be validated
+// in place, by reading its JSON with the node.
+func compileDefault(name string, prop *schema.Structural, n *fastNode) fastDefault {
+	value := runtime.DeepCopyJSONValue(prop.Default.Object)
+	structuraldefaulting.Default(value, prop)
+	d := fastDefault{name: name, value: value}
+	js, err := json.Marshal(value)
+	if err != nil {
+		return d
+	}
+	w := &walk{r: jsonReader{b: js}}
+	got, ok := n.read(w)
+	// The default must read back as the same value (the same number types).
+	d.ok = ok && w.r.atEnd() && reflect.DeepEqual(got, value)
+	d.cost = w.cost
+	return d
+}
+
+// walk is the state of one object's reading.
+type walk struct {
+	r jsonReader
+	// cost is the runtime CEL cost of the rules evaluated so far, memoized
+	// ones included.
+	cost int64
+	// status: the value read is the status, which create prunes and defaults
+	// but does not validate (the status subresource is enabled).
+	status bool
+	// record, in a walk of the experimental channel, is where it records what
+	// the standard channel shares; reuse, in a walk of the standard channel,
+	// is that record. A walk with reuse makes no object for a caller: the
+	// values it reads may share the memo's and the defaults'.
+	record, reuse *twinRecord
+}
+
+// own is v, or a copy the caller may own when the walk makes an object for
+// one.
+func (w *walk) own(v any) any {
+	if w.reuse != nil {
+		return v
+	}
+	return deepCopyJSON(v)
+}
+
+// celBudget is the API server's runtime CEL cost budget per object. The
+// validator refuses an object only when its rules' total cost exceeds it, or
+// when it is spent before a node with rules: neither can happen while the
+// total stays below it.
+const celBudget = int64(celconfig.RuntimeCELCostBudget)
+
+// read reads the value at the reader's position as a value of n, and returns
+// it defaulted, or false when the shortcut cannot show it valid.
+func (n *fastNode) read(w *walk) (any, bool) {
+	if n.unsupported {
+		return nil, false
+	}
+	if w.reuse != nil && n.sharedWithExperimental {
+		w.r.skipSpace()
+		if t, ok := w.reuse.find(w.r.pos); ok {
+			w.r.pos = t.end
+			w.cost += t.cost
+			return t.value, w.cost < celBudget
+		}
+	}
+	if w.record == nil || !n.recordForStandard {
+		return n.readMemo(w)
+	}
+	w.r.skipSpace()
+	start, before := w.r.pos, w.cost
+	v, ok := n.readMemo(w)
+	if ok {
+		w.record.values = append(w.record.values, twinValue{start: start, end: w.r.pos, value: v, cost: w.cost - before})
+	}
+	return v, ok
+}
+
+// readMemo is read, with the node's memo.
+func (n *fastNode) readMemo(w *walk) (any, bool) {
+	if n.memo == nil || w.status {
+		return n.readValue(w)
+	}
+	start, end, ok := w.r.skip()
+	if !ok {
+		return nil, false
+	}
+	text := w.r.b[start:end]
+	if e, hit := n.memo.get(text); hit {
+		w.r.pos = end
+		w.cost += e.cost
+		return w.own(e.value), w.cost < celBudget
+	}
+	before := w.cost
+	v, ok := n.readValue(w)
+	if !ok || w.r.pos != end {
+		return nil, false
+	}
+	n.memo.put(text, memoEntry{value: v, cost: w.cost - before})
+	return v, true
+}
+
+// readValue reads the value of n without the memo.
+func (n *fastNode) readValue(w *walk) (any, bool) {
+	var v any
+	var ok bool
+	switch n.kind {
+	case kindObject:
+		v, ok = n.readObject(w)
+	case kindArray:
+		v, ok = n.readArray(w)
+	case kindString:
+		var s string
+		if s, ok = w.r.str(); ok {
+			ok = w.status || n.checkString(s)
+			v = s
+		}
+	case kindInteger:
+		var i int64
+		if i, ok = w.r.integer(); ok {
+			ok = w.status || (n.minimum == nil || i >= *n.minimum) && (n.maximum == nil || i <= *n.maximum)
+			v = i
+		}
+	case kindBoolean:
+		v, ok = w.r.boolean()
+	case kindOther:
+		v, ok = w.r.integer()
+	}
+	if !ok {
+		return nil, false
+	}
+	if w.status {
+		return v, true
+	}
+	if n.openAPI != nil && len(n.openAPI.Validate(v).Errors) > 0 {
+		return nil, false
+	}
+	if len(n.rules) > 0 && !n.holds(v, w) {
+		return nil, false
+	}
+	return v, true
+}
+
+func (n *fastNode) checkString(s string) bool {
+	if n.maxLength != nil || n.minLength != nil {
+		l := int64(utf8.RuneCountInString(s))
+		if n.maxLength != nil && l > *n.maxLength || n.minLength != nil && l < *n.minLength {
+			return false
+		}
+	}
+	if n.enum != nil && !n.enum[s] {
+		return false
+	}
+	return n.pattern == nil || n.pattern.MatchString(s)
+}
+
+func (n *fastNode) readObject(w *walk) (map[string]any, bool) {
+	if !w.r.consume('{') {
+		return nil, false
+	}
+	m := make(map[string]any, len(n.defaults)+4)
+	if !w.r.consume('}') {
+		for {
+			k, ok := w.r.str()
+			if !ok || !w.r.consume(':') {
+				return nil, false
+			}
+			if _, dup := m[k]; dup {
+				return nil, false // a strict decoding error
+			}
+			child := n.additional
+			if child == nil {
+				if child = n.properties[k]; child == nil {
+					return nil, false // an unknown field
+				}
+			}
+			v, ok := child.read(w)
+			if !ok {
+				return nil, false
+			}
+			m[k] = v
+			if w.r.consume(',') {
+				continue
+			}
+			if !w.r.consume('}') {
+				return nil, false
+			}
+			break
+		}
+	}
+	for _, d := range n.defaults {
+		if _, ok := m[d.name]; !ok {
+			if w.status {
+				m[d.name] = w.own(d.value)
+				continue
+			}
+			if !d.ok {
+				return nil, false
+			}
+			m[d.name] = w.own(d.value)
+			w.cost += d.cost
+		}
+	}
+	if w.status {
+		return m, true
+	}
+	for _, k := range n.required {
+		if _, ok := m[k]; !ok {
+			return nil, false
+		}
+	}
+	l := int64(len(m))
+	if n.minProperties != nil && l < *n.minProperties || n.maxProperties != nil && l > *n.maxProperties {
+		return nil, false
+	}
+	return m, true
+}
+
+func (n *fastNode) readArray(w *walk) ([]any, bool) {
+	if !w.r.consume('[') {
+		return nil, false
+	}
+	list := make([]any, 0, 2)
+	if !w.r.consume(']') {
+		for {
+			v, ok := n.items.read(w)
+			if !ok {
+				return nil, false
+			}
+			list = append(list, v)
+			if w.r.consume(',') {
+				continue
+			}
+			if !w.r.consume(']') {
+				return nil, false
+			}
+			break
+		}
+	}
+	if w.status {
+		return list, true
+	}
+	l := int64(len(list))
+	if n.minItems != nil && l < *n.minItems || n.maxItems != nil && l > *n.maxItems {
+		return nil, false
+	}
+	switch {
+	case n.listSet:
+		if !uniqueScalars(list) {
+			return nil, false
+		}
+	case n.listMapKeys != nil:
+		if !uniqueMapKeys(list, n.listMapKeys) {
+			return nil, false
+		}
+	}
+	return list, true
+}
+
+// uniqueScalars reports whether a list-type set holds scalars only, none
+// twice (listtype.validateListSet compares scalars with ==).
+func uniqueScalars(list []any) bool {
+	for i, x := range list {
+		switch x.(type) {
+		case string, int64, bool:
+		default:
+			return false
+		}
+		for _, y := range list[:i] {
+			if x == y {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// uniqueMapKeys reports whether no two items of a list-type map have the same
+// key, where every key field is a scalar: listtype.validateListMap compares
+// the present key fields (a missing one included) as JSON, which for scalars
+// is comparing them with ==.
+func uniqueMapKeys(list []any, keys []string) bool {
+	for i, x := range list {
+		a := x.(map[string]any)
+		for _, k := range keys {
+			switch a[k].(type) {
+			case string, int64, bool, nil:
+			default:
+				return false
+			}
+		}
+		for _, y := range list[:i] {
+			b := y.(map[string]any)
+			same := true
+			for _, k := range keys {
+				av, aok := a[k]
+				bv, bok := b[k]
+				if aok != bok || av != bv {
+					same = false
+					break
+				}
+			}
+			if same {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// holds evaluates the node's rules on v as celProver does, adding their cost
+// to the object's.
+func (n *fastNode) holds(v any, w *walk) bool {
+	if w.cost >= celBudget {
+		return false
+	}
+	var self *selfActivation
+	for i, r := range n.rules {
+		if r.Program == nil {
+			continue // an empty rule
+		}
+		if f := n.fast[i]; f != nil {
+			if holds, cost, ok := f.holds(v, n.adaptor); ok {
+				w.cost += int64(cost)
+				if !holds || w.cost >= celBudget {
+					return false
+				}
+				continue
+			}
+		}
+		if self == nil {
+			self = &selfActivation{self: common.UnstructuredToVal(v, n.adaptor)}
+		}
+		result, details, err := r.Program.ContextEval(context.Background(), self)
+		if details == nil || details.ActualCost() == nil {
+			return false
+		}
+		cost := *details.ActualCost()
+		if cost > math.MaxInt64-uint64(w.cost) {
+			return false
+		}
+		w.cost += int64(cost)
+		if w.cost >= celBudget || err != nil || result != types.True {
+			return false
+		}
+	}
+	return true
+}
+
+// admit reads a create request's body and returns the object the API server
+// stores, or false when the shortcut cannot show that it admits it.
+//
+// record and reuse are nil but in an Admitter of the experimental channel:
+// record is where a walk of the experimental channel records what the
+// standard channel shares, reuse what a walk of the standard channel takes
+// from it.
+func (sc *shortcut) admit(raw []byte, record, reuse *twinRecord) (map[string]any, bool) {
+	w := &walk{r: jsonReader{b: raw}, record: record, reuse: reuse}
+	if !w.r.consume('{') {
+		return nil, false
+	}
+	obj := make(map[string]any, 5)
+	var meta *fastMeta
+	if w.r.consume('}') {
+		return nil, false
+	}
+	for {
+		k, ok := w.r.str()
+		if !ok || !w.r.consume(':') {
+			return nil, false
+		}
+		if _, dup := obj[k]; dup {
+			return nil, false
+		}
+		switch k {
+		case "apiVersion", "kind":
+			s, ok := w.r.str()
+			if !ok {
+				return nil, false
+			}
+			obj[k] = s
+		case "metadata":
+			w.r.skipSpace()
+			start := w.r.pos
+			if reuse != nil && reuse.metadata && reuse.metaStart == start && reuse.namespaced == sc.v.namespaced {
+				// The same metadata, already found valid.
+				w.r.pos = reuse.metaEnd
+				meta = &fastMeta{reused: true}
+				obj[k] = nil
+				break
+			}
+			if meta, ok = readMeta(w); !ok {
+				return nil, false
+			}
+			obj[k] = meta.object
+			if record != nil {
+				record.metaStart, record.metaEnd = start, w.r.pos
+			}
+		case "status":
+			// Create drops it before validation, but the verdict keeps it,
+			// pruned and defaulted.
+			child := sc.root.properties[k]
+			if child == nil {
+				return nil, false
+			}
+			w.status = true
+			v, ok := child.read(w)
+			w.status = false
+			if !ok {
+				return nil, false
+			}
+			obj[k] = v
+		default:
+			child := sc.root.properties[k]
+			if child == nil {
+				return nil, false
+			}
+			v, ok := child.read(w)
+			if !ok {
+				return nil, false
+			}
+			obj[k] = v
+		}
+		if w.r.consume(',') {
+			continue
+		}
+		if !w.r.consume('}') || !w.r.atEnd() {
+			return nil, false
+		}
+		break
+	}
+	if obj["apiVersion"] != sc.v.gvk.GroupVersion().String() || obj["kind"] != sc.v.gvk.Kind || meta == nil {
+		return nil, false
+	}
+	for _, d := range sc.rootDefaults {
+		if _, ok := obj[d.name]; !ok {
+			if !d.ok {
+				return nil, false
+			}
+			obj[d.name] = w.own(d.value)
+			w.cost += d.cost
+		}
+	}
+	for _, k := range sc.rootRequired {
+		if _, ok := obj[k]; !ok && k != "metadata" {
+			return nil, false
+		}
+	}
+	if w.cost >= celBudget || !meta.reused && !meta.valid(sc.v.namespaced, &sc.metaMemo) {
+		return nil, false
+	}
+	if record != nil {
+		record.metadata, record.namespaced = true, sc.v.namespaced
+	}
+	return obj, true
+}
+
+// deepCopyJSON copies the maps and lists of a JSON value: what the memo and
+// the defaults keep is never handed out, so that the caller owns the object
+// it gets.
+func deepCopyJSON(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(v))
+		for k, x := range v {
+			m[k] = deepCopyJSON(x)
+		}
+		return m
+	case []any:
+		l := make([]any, len(v))
+		for i, x := range v {
+			l[i] = deepCopyJSON(x)
+		}
+		return l
+	}
+	return v
+}

@@ -1,0 +1,263 @@
+package admit
+
+import (
+	"sync"
+
+	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
+	metavalidation "k8s.io/apimachinery/pkg/api/validation"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	kjson "sigs.k8s.io/json"
+)
+
+// The shortcut's metadata: it reads an object's metadata into what the API
+// server stores, and shows it valid with the API server's ObjectMeta
+// validation functions (ValidateObjectMetaAccessor, or, for metadata of names,
+// labels and annotations only, the same checks called one by one). Metadata it
+// does not read, or that any check refuses, gives up: the API server's code
+// (validate) runs and words the refusal. TestAdmitObjectMeta,
+// TestShortcutAgreesWithAPIServerCode and FuzzShortcutMutations hold it to
+// that code.
+
+// fastMeta is an object's metadata as the API server stores it (read back
+// from the typed ObjectMeta it decodes it into) and that typed ObjectMeta.
+type fastMeta struct {
+	object map[string]any
+	typed  metav1.ObjectMeta
+	// plain: only names, labels and annotations, whose JSON texts are these.
+	plain                       bool
+	labelsText, annotationsText string
+	// reused: the standard channel's walk takes the experimental channel's
+	// finding that the same metadata is valid (it is validated alike).
+	reused bool
+}
+
+// readMeta reads the metadata at the reader's position. The metadata most
+// manifests carry (names, labels, annotations) is read directly; any other is
+// read with the API server's own ObjectMeta decoding.
+func readMeta(w *walk) (*fastMeta, bool) {
+	start, end, ok := w.r.skip()
+	if !ok {
+		return nil, false
+	}
+	text := w.r.b[start:end]
+	m, ok := readPlainMeta(&jsonReader{b: text})
+	if !ok {
+		m, ok = decodeMeta(text)
+	}
+	w.r.pos = end
+	return m, ok
+}
+
+// readPlainMeta reads metadata that has only names, labels and annotations.
+// The typed round trip drops empty strings and empty maps (omitempty).
+func readPlainMeta(r *jsonReader) (*fastMeta, bool) {
+	if !r.consume('{') {
+		return nil, false
+	}
+	m := &fastMeta{object: make(map[string]any, 4), plain: true}
+	var seen [6]bool
+	if !r.consume('}') {
+		for {
+			k, ok := r.str()
+			if !ok || !r.consume(':') {
+				return nil, false
+			}
+			i := plainMetaFields[k]
+			if i == 0 || seen[i] {
+				return nil, false
+			}
+			seen[i] = true
+			switch k {
+			case "name", "namespace", "generateName":
+				s, ok := r.str()
+				if !ok {
+					return nil, false
+				}
+				switch k {
+				case "name":
+					m.typed.Name = s
+				case "namespace":
+					m.typed.Namespace = s
+				default:
+					m.typed.GenerateName = s
+				}
+				if s != "" {
+					m.object[k] = s
+				}
+			case "labels", "annotations":
+				r.skipSpace()
+				start := r.pos
+				typed, object, ok := readStringMap(r)
+				if !ok {
+					return nil, false
+				}
+				if k == "labels" {
+					m.typed.Labels, m.labelsText = typed, string(r.b[start:r.pos])
+				} else {
+					m.typed.Annotations, m.annotationsText = typed, string(r.b[start:r.pos])
+				}
+				if len(typed) > 0 {
+					m.object[k] = object
+				}
+			default:
+				return nil, false
+			}
+			if r.consume(',') {
+				continue
+			}
+			if !r.consume('}') {
+				return nil, false
+			}
+			break
+		}
+	}
+	return m, r.atEnd()
+}
+
+// plainMetaFields are the fields readPlainMeta reads, numbered from 1.
+var plainMetaFields = map[string]int{"name": 1, "namespace": 2, "generateName": 3, "labels": 4, "annotations": 5}
+
+// readStringMap reads an object of strings, as a map[string]string and as JSON.
+func readStringMap(r *jsonReader) (map[string]string, map[string]any, bool) {
+	if !r.consume('{') {
+		return nil, nil, false
+	}
+	typed := map[string]string{}
+	object := map[string]any{}
+	if r.consume('}') {
+		return typed, object, true
+	}
+	for {
+		k, ok := r.str()
+		if !ok || !r.consume(':') {
+			return nil, nil, false
+		}
+		if _, dup := typed[k]; dup {
+			return nil, nil, false
+		}
+		v, ok := r.str()
+		if !ok {
+			return nil, nil, false
+		}
+		typed[k], object[k] = v, v
+		if r.consume(',') {
+			continue
+		}
+		return typed, object, r.consume('}')
+	}
+}
+
+// decodeMeta decodes metadata as the API server does: the strict decoder's
+// value, decoded strictly into an ObjectMeta, which is what it stores.
+func decodeMeta(text []byte) (*fastMeta, bool) {
+	var md any
+	if strictErrs, err := kjson.UnmarshalStrict(text, &md); err != nil || len(strictErrs) > 0 {
+		return nil, false
+	}
+	obj := map[string]any{"metadata": md}
+	typed, found, unknown, err := schemaobjectmeta.GetObjectMetaWithOptions(obj, schemaobjectmeta.ObjectMetaOptions{ReturnUnknownFieldPaths: true})
+	if err != nil || !found || len(unknown) > 0 {
+		return nil, false
+	}
+	if err := schemaobjectmeta.SetObjectMeta(obj, typed); err != nil {
+		return nil, false
+	}
+	object, ok := obj["metadata"].(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	return &fastMeta{object: object, typed: *typed}, true
+}
+
+// valid runs the API server's ObjectMeta checks of a create (see validate) on
+// the metadata as prepareForCreate leaves it.
+func (m *fastMeta) valid(namespaced bool, memo *metaMemo) bool {
+	if m.plain {
+		return m.plainValid(namespaced, memo)
+	}
+	meta := m.typed
+	meta.CreationTimestamp = metav1.Now()
+	meta.UID = "00000000-0000-0000-0000-000000000000"
+	meta.DeletionTimestamp = nil
+	meta.DeletionGracePeriodSeconds = nil
+	if meta.Name == "" && meta.GenerateName != "" {
+		meta.Name = generatedName(meta.GenerateName)
+	}
+	switch {
+	case !namespaced:
+		meta.Namespace = ""
+	case meta.Namespace == "":
+		meta.Namespace = metav1.NamespaceDefault
+	}
+	meta.Generation = 1
+	path := field.NewPath("metadata")
+	return len(metavalidation.ValidateObjectMetaAccessor(&meta, namespaced, metavalidation.NameIsDNSSubdomain, path)) == 0 &&
+		len(metavalidation.ValidateObjectMetaAccessor(&meta, namespaced, pathSegmentName, path)) == 0
+}
+
+// plainValid is valid for metadata of names, labels and annotations only
+// (prepareForCreate sets the generation to 1, and there are no owner
+// references, finalizers or managed fields): ValidateObjectMetaAccessor's
+// checks of what is left, called one by one, twice for names (with
+// NameIsDNSSubdomain, then the path-segment check rest.BeforeCreate adds),
+// with the results for namespaces, labels and annotations memoized (they
+// repeat from object to object; the checks are pure functions of them).
+func (m *fastMeta) plainValid(namespaced bool, memo *metaMemo) bool {
+	name, generateName, namespace := m.typed.Name, m.typed.GenerateName, m.typed.Namespace
+	if generateName != "" {
+		if len(metavalidation.NameIsDNSSubdomain(generateName, true)) > 0 || len(pathSegmentName(generateName, true)) > 0 {
+			return false
+		}
+		if name == "" {
+			name = generatedName(generateName)
+		}
+	}
+	if name == "" || len(metavalidation.NameIsDNSSubdomain(name, false)) > 0 || len(pathSegmentName(name, false)) > 0 {
+		return false
+	}
+	if namespaced {
+		if namespace == "" {
+			namespace = metav1.NamespaceDefault
+		}
+		if !memo.check(&memo.namespaces, namespace, func() bool { return len(metavalidation.ValidateNamespaceName(namespace, false)) == 0 }) {
+			return false
+		}
+	}
+	path := field.NewPath("metadata")
+	if m.labelsText != "" && !memo.check(&memo.labels, m.labelsText, func() bool {
+		return len(metav1validation.ValidateLabels(m.typed.Labels, path.Child("labels"))) == 0
+	}) {
+		return false
+	}
+	return m.annotationsText == "" || memo.check(&memo.annotations, m.annotationsText, func() bool {
+		return len(metavalidation.ValidateAnnotations(m.typed.Annotations, path.Child("annotations"))) == 0
+	})
+}
+
+// metaMemo remembers the checks of namespaces, and of labels and annotations
+// by their JSON text, within a bound.
+type metaMemo struct {
+	mu                              sync.RWMutex
+	namespaces, labels, annotations map[string]bool
+}
+
+const metaMemoSize = 1 << 14
+
+func (c *metaMemo) check(m *map[string]bool, key string, valid func() bool) bool {
+	c.mu.RLock()
+	ok, known := (*m)[key]
+	c.mu.RUnlock()
+	if known {
+		return ok
+	}
+	ok = valid()
+	c.mu.Lock()
+	if *m == nil || len(*m) >= metaMemoSize {
+		*m = map[string]bool{}
+	}
+	(*m)[key] = ok
+	c.mu.Unlock()
+	return ok
+}

@@ -1,0 +1,78 @@
+package load
+
+import (
+	yaml3 "go.yaml.in/yaml/v3"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/model"
+)
+
+// setListenerLines records the file line of each listener of the Gateways and
+// ListenerSets a document holds (Meta.ListenerLines), so that what is said
+// about one listener points at it rather than at the object's first line. A
+// Gateway may hold 64 listeners, and a file is read to find one. Only
+// documents that hold listeners are parsed again, once each.
+func setListenerLines(body []byte, bodyLine int, objs []object) {
+	var doc *yaml3.Node
+	for _, o := range objs {
+		var n int
+		var meta *model.Meta
+		switch obj := o.obj.(type) {
+		case *model.Gateway:
+			n, meta = len(obj.Obj.Spec.Listeners), &obj.Meta
+		case *model.ListenerSet:
+			n, meta = len(obj.Obj.Spec.Listeners), &obj.Meta
+		default:
+			continue
+		}
+		if n == 0 {
+			continue
+		}
+		if doc == nil {
+			doc = new(yaml3.Node)
+			if yaml3.Unmarshal(body, doc) != nil || doc.Kind != yaml3.DocumentNode || len(doc.Content) == 0 {
+				return
+			}
+		}
+		root := doc.Content[0]
+		if o.item >= 0 {
+			root = sequenceItem(mappingValue(root, "items"), o.item)
+		}
+		items := mappingValue(mappingValue(root, "spec"), "listeners")
+		if items == nil || items.Kind != yaml3.SequenceNode || len(items.Content) != n {
+			continue
+		}
+		lines := make([]int, n)
+		for i, l := range items.Content {
+			lines[i] = bodyLine + l.Line - 1
+		}
+		meta.ListenerLines = lines
+	}
+}
+
+// mappingValue is the value of key in mapping n, nil when n is not a mapping
+// or has no such key.
+func mappingValue(n *yaml3.Node, key string) *yaml3.Node {
+	for n != nil && n.Kind == yaml3.AliasNode {
+		n = n.Alias
+	}
+	if n == nil || n.Kind != yaml3.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// sequenceItem is item i of sequence n, nil when there is none.
+func sequenceItem(n *yaml3.Node, i int) *yaml3.Node {
+	for n != nil && n.Kind == yaml3.AliasNode {
+		n = n.Alias
+	}
+	if n == nil || n.Kind != yaml3.SequenceNode || i >= len(n.Content) {
+		return nil
+	}
+	return n.Content[i]
+}
