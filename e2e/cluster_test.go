@@ -503,7 +503,8 @@ func TestClusterNamespaceFlag(t *testing.T) {
 			}
 			file := writeManifests(t, subset)
 			fromCluster, _ := analyzeJSON(t, "--kubeconfig", env.admin, "-n", ns, "--drift=false")
-			fromFiles, _ := analyzeJSON(t, "-f", file, "-n", ns)
+			// Files held to the CRDs the cluster serves, as in TestClusterMatchesFiles.
+			fromFiles, _ := analyzeJSON(t, "-f", file, "-n", ns, "--crds", experimentalCRDs)
 			sameStrings(t, "findings with -n "+ns, findingKeys(fromCluster), findingKeys(fromFiles))
 			for _, f := range fromCluster.Findings {
 				if f.Object.Namespace != "" && f.Object.Namespace != ns {

@@ -54,7 +54,7 @@ func clusterAdmission(ctx context.Context, rc *rest.RESTClient, served map[schem
 		}
 		if forbidden != nil {
 			adm.report.Note = fmt.Sprintf("the identity may not read %s: objects were held to the built-in CRDs, which may not be the cluster's", crdResource)
-			return adm, &model.Unreadable{Kind: "CustomResourceDefinition", Reason: fmt.Sprintf("forbidden: the identity may not get %s; objects were validated against the %s instead", crdResource, adm.report.CRDs)}, nil
+			return adm, &model.Unreadable{Kind: "CustomResourceDefinition", Reason: fmt.Sprintf("forbidden: the identity may not get or list %s; objects were validated against the %s instead", crdResource, adm.report.CRDs)}, nil
 		}
 		adm.report.Note = "the cluster serves the Gateway API without CustomResourceDefinitions: objects were held to the built-in CRDs"
 		return adm, nil, nil
@@ -68,9 +68,39 @@ func clusterAdmission(ctx context.Context, rc *rest.RESTClient, served map[schem
 	return adm, nil, err
 }
 
+// clusterCRD gets the CustomResourceDefinition called name. An identity that
+// may list but not get (a list-only role, as for every other kind this tool
+// reads) lists it by name instead.
+func clusterCRD(ctx context.Context, rc *rest.RESTClient, name string) (*apiextensionsv1.CustomResourceDefinition, error) {
+	const crds = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"
+	body, err := rc.Get().AbsPath(crds, name).DoRaw(ctx)
+	if apierrors.IsForbidden(err) {
+		listed, lerr := rc.Get().AbsPath(crds).Param("fieldSelector", "metadata.name="+name).DoRaw(ctx)
+		if lerr != nil {
+			return nil, err
+		}
+		var list apiextensionsv1.CustomResourceDefinitionList
+		if uerr := json.Unmarshal(listed, &list); uerr != nil {
+			return nil, fmt.Errorf("%s: %w", name, uerr)
+		}
+		if len(list.Items) == 0 {
+			return nil, apierrors.NewNotFound(schema.GroupResource{Group: "apiextensions.k8s.io", Resource: "customresourcedefinitions"}, name)
+		}
+		return &list.Items[0], nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	crd := new(apiextensionsv1.CustomResourceDefinition)
+	if err := json.Unmarshal(body, crd); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return crd, nil
+}
+
 // clusterCRDs gets the CustomResourceDefinition of every resource the cluster
 // serves in the Gateway API's groups (resource.group is a CRD's name), at once.
-// forbidden is the first refusal to let the identity get one; a resource
+// forbidden is the first refusal to let the identity get or list one; a resource
 // without a CRD (served some other way) is left out.
 func clusterCRDs(ctx context.Context, rc *rest.RESTClient, served map[schema.GroupVersionResource]bool) (crds []apiextensionsv1.CustomResourceDefinition, forbidden, err error) {
 	names := map[string]bool{}
@@ -89,17 +119,7 @@ func clusterCRDs(ctx context.Context, rc *rest.RESTClient, served map[schema.Gro
 	var wg sync.WaitGroup
 	for i, name := range sorted {
 		wg.Go(func() {
-			body, err := rc.Get().AbsPath("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/" + name).DoRaw(ctx)
-			if err != nil {
-				errs[i] = err
-				return
-			}
-			crd := new(apiextensionsv1.CustomResourceDefinition)
-			if err := json.Unmarshal(body, crd); err != nil {
-				errs[i] = fmt.Errorf("%s: %w", name, err)
-				return
-			}
-			got[i] = crd
+			got[i], errs[i] = clusterCRD(ctx, rc, name)
 		})
 	}
 	wg.Wait()
