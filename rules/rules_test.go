@@ -104,6 +104,8 @@ var released = []rules.ID{
 	"route/ResolvedRefs/InvalidKind",
 	"route/ResolvedRefs/NoValidCACertificate",
 	"route/ResolvedRefs/RefNotPermitted",
+	"schema/ExperimentalOnly",
+	"schema/Invalid",
 	"suppression/MissingReason",
 	"suppression/UnknownRule",
 	"suppression/Unused",

@@ -146,13 +146,21 @@ func exampleFindings(ex rules.Example) ([]analyze.Finding, error) {
 	if base, ok := ex.Base(); ok {
 		return migrationExampleFindings(ex, base, now)
 	}
-	m, err := load.Files(load.FileOptions{Filenames: []string{"-"}, Stdin: strings.NewReader(ex.Manifest), DefaultNamespace: "default"})
-	if err != nil {
-		return nil, err
-	}
+	files := load.FileOptions{Filenames: []string{"-"}, Stdin: strings.NewReader(ex.Manifest), DefaultNamespace: "default"}
 	opts := analyze.Options{Now: now}
-	for i := 0; i+1 < len(ex.Flags); i += 2 {
-		switch name, value := ex.Flags[i], ex.Flags[i+1]; name {
+	for i := 0; i < len(ex.Flags); i++ {
+		name := ex.Flags[i]
+		if name == "--admission=false" {
+			// What no released CRD admits yet (GEP-3792's provisional
+			// fields) only the engine can judge.
+			files.Admission.Off = true
+			continue
+		}
+		if i+1 == len(ex.Flags) {
+			return nil, fmt.Errorf("flags %v: want --name value pairs, or --admission=false", ex.Flags)
+		}
+		i++
+		switch value := ex.Flags[i]; name {
 		case "--external":
 			e, err := analyze.ParseExternal(value)
 			if err != nil {
@@ -173,16 +181,17 @@ func exampleFindings(ex rules.Example) ([]analyze.Finding, error) {
 			}
 			opts.MaxAttachmentChecks = n
 		default:
-			return nil, fmt.Errorf("flag %s: an example may use --external, --supported-features, --ca-bundle and --max-attachment-checks", name)
+			return nil, fmt.Errorf("flag %s: an example may use --external, --supported-features, --ca-bundle, --max-attachment-checks and --admission=false", name)
 		}
 	}
-	if len(ex.Flags)%2 != 0 {
-		return nil, fmt.Errorf("flags %v: want --name value pairs", ex.Flags)
+	m, err := load.Files(files)
+	if err != nil {
+		return nil, err
 	}
 	res := analyze.Analyze(m, opts)
 	// As analyze -f runs without --drift: on when the manifest carries status.
-	files := InputOptions{filenames: []string{"-"}, driftMode: driftAuto}
-	files.addDrift(res)
+	input := InputOptions{filenames: []string{"-"}, driftMode: driftAuto}
+	input.addDrift(res)
 	triage.Apply(res, nil)
 	return res.Findings, nil
 }
