@@ -282,9 +282,11 @@ func (v *servedVersion) validate(u *unstructured.Unstructured) (name string, err
 		return name, errs
 	}
 	errs = append(errs, metavalidation.ValidateObjectMetaAccessor(obj, v.namespaced, metavalidation.NameIsDNSSubdomain, field.NewPath("metadata"))...)
-	errs = append(errs, apiservervalidation.ValidateCustomResource(nil, obj.UnstructuredContent(), v.openAPI)...)
+	// kube-openapi's validator and the list-type checks walk properties in
+	// Go's map order too.
+	errs = append(errs, inFieldOrder(apiservervalidation.ValidateCustomResource(nil, obj.UnstructuredContent(), v.openAPI))...)
 	errs = append(errs, schemaobjectmeta.Validate(nil, obj.Object, v.structural, false)...)
-	errs = append(errs, listtype.ValidateListSetsAndMaps(nil, v.structural, obj.Object)...)
+	errs = append(errs, inFieldOrder(listtype.ValidateListSetsAndMaps(nil, v.structural, obj.Object))...)
 	if v.hasRules {
 		if blocking := blockingError(errs); blocking != nil {
 			errs = append(errs, blocking)
@@ -299,10 +301,10 @@ func (v *servedVersion) validate(u *unstructured.Unstructured) (name string, err
 	return name, metavalidation.ValidateObjectMetaAccessor(obj, v.namespaced, pathSegmentName, field.NewPath("metadata"))
 }
 
-// inFieldOrder orders CEL errors depth first, fields by name and list items by
-// index. The CEL validator walks an object's fields in Go's map order, so the
-// API server reports the errors of sibling fields in any order; this is one of
-// the orders it can report, and always the same one.
+// inFieldOrder orders CEL or OpenAPI errors depth first, fields by name and
+// list items by index. Both validators walk an object's fields in Go's map
+// order, so the API server reports the errors of sibling fields in any order;
+// this is one of the orders it can report, and always the same one.
 func inFieldOrder(errs field.ErrorList) field.ErrorList {
 	sort.SliceStable(errs, func(i, j int) bool { return fieldBefore(errs[i].Field, errs[j].Field) })
 	return errs

@@ -161,10 +161,16 @@ func (e *engine) gateways() {
 // the loader could not read that kind there (a cluster identity without get/list
 // on it). why says which, for findings.
 func (e *engine) unverified(kind, namespace, name string) (ok bool, why string) {
-	if e.opts.isExternal(kind, namespace, name) {
+	return unverifiedIn(&e.opts, e.res.Model, kind, namespace, name)
+}
+
+// unverifiedIn reports whether an object the input does not hold is assumed to
+// exist: declared external (--external), or of a kind the loader could not read.
+func unverifiedIn(opts *Options, m *model.Model, kind, namespace, name string) (ok bool, why string) {
+	if opts.isExternal(kind, namespace, name) {
 		return true, "declared external"
 	}
-	for _, u := range e.res.Model.Unreadable {
+	for _, u := range m.Unreadable {
 		if u.Kind == kind && (u.Namespace == "" || u.Namespace == namespace) {
 			return true, "not readable (" + u.Reason + ")"
 		}

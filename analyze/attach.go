@@ -26,7 +26,7 @@ type parentDecision struct {
 
 // parentName is the parent for messages: "Gateway infra/edge".
 func (d *parentDecision) parentName() string {
-	return string(*d.pr.Ref.Kind) + " " + d.parent.String()
+	return written(d.pr.Ref.Kind) + " " + d.parent.String()
 }
 
 // reject decides the parentRef: the parent does not accept the route (a
@@ -41,7 +41,7 @@ func (d *parentDecision) reject(rule *rules.Rule, message, fix string) {
 // admits it.
 func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref *gwv1.ParentReference, nsID int32, a *arena) {
 	r := rr.Route
-	*pr = ParentResult{Route: rr, Index: i, Ref: parentEcho(ref), Written: true, Controller: gwv1.GatewayController(e.opts.Controller)}
+	*pr = ParentResult{Route: rr, Index: i, Ref: ref, Written: true, Controller: gwv1.GatewayController(e.opts.Controller)}
 	d := &parentDecision{pr: pr, ref: ref, route: r,
 		parent: model.NamespacedName{Namespace: namespaceOr(ref.Namespace, r.ObjectMeta.Namespace), Name: string(ref.Name)},
 		trace:  tracer{on: e.tracing(r.Kind, r.ObjectMeta.Namespace, r.ObjectMeta.Name), steps: &pr.Trace}}
@@ -106,8 +106,8 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref *gwv1.Pare
 // status (undecided).
 func (e *engine) parentListeners(d *parentDecision) (candidates []listenerView, ok bool) {
 	pr := d.pr
-	kind := string(*pr.Ref.Kind)
-	if string(*pr.Ref.Group) != gwv1.GroupName || (kind != "Gateway" && kind != "ListenerSet") {
+	kind := written(pr.Ref.Kind)
+	if written(pr.Ref.Group) != gwv1.GroupName || (kind != "Gateway" && kind != "ListenerSet") {
 		// Not a parent a Gateway controller writes status for (for example a Service
 		// in a mesh, GEP-1426).
 		pr.Written = false
@@ -171,13 +171,21 @@ func listenerSetTakesRoutes(accepted *Condition) bool {
 // parentMissing decides a parentRef whose parent is not among the objects in
 // scope. No controller in scope writes its status either way; one that exists
 // but belongs to a controller not selected is not reported, one that is not in
-// the input at all is rejected, for findings and explain.
+// the input at all is rejected, for findings and explain, with the API
+// server's refusal when that is why it does not exist.
 func (e *engine) parentMissing(d *parentDecision, outOfScope bool) {
 	d.pr.Written = false
 	if outOfScope {
 		return
 	}
-	fix := fmt.Sprintf("check parentRefs[].name and namespace, or include the %s in the input", *d.pr.Ref.Kind)
+	kind := written(d.pr.Ref.Kind)
+	if why, refused := e.ix.refusal(kind, d.parent); refused {
+		fix := refusalFix(kind)
+		d.trace.step("route.parentRef.exists", false, why, fix, nil)
+		d.reject(rules.RouteAcceptedNoMatchingParent, why, fix)
+		return
+	}
+	fix := fmt.Sprintf("check parentRefs[].name and namespace, or include the %s in the input", kind)
 	d.trace.step("route.parentRef.exists", false, fmt.Sprintf("%s is not in the input", d.parentName()), fix, nil)
 	d.reject(rules.RouteAcceptedNoMatchingParent, fmt.Sprintf("%s not found", d.parentName()), fix)
 }
@@ -244,30 +252,6 @@ func (d *parentDecision) byPort(candidates []listenerView) (kept []listenerView,
 	d.reject(rules.RouteAcceptedNoMatchingParent, msg, fix)
 	return nil, false
 }
-
-// parentEcho is the parentRef as the API server stores it (group and kind
-// defaulted), which is how status.parents[].parentRef is written. The loader
-// defaults them as the API server does, so this is the model's parentRef; a
-// copy is made only for a model built otherwise. Defaults point at shared
-// values: nothing writes through a ParentResult's Ref.
-func parentEcho(ref *gwv1.ParentReference) *gwv1.ParentReference {
-	if ref.Group != nil && ref.Kind != nil && *ref.Kind != "" {
-		return ref
-	}
-	out := *ref
-	if out.Group == nil {
-		out.Group = &defaultParentGroup
-	}
-	if out.Kind == nil || *out.Kind == "" {
-		out.Kind = &defaultParentKind
-	}
-	return &out
-}
-
-var (
-	defaultParentGroup = gwv1.Group(gwv1.GroupName)
-	defaultParentKind  = gwv1.Kind("Gateway")
-)
 
 // verdict is what one listener decides about a route, in the order the checks
 // run (ListenerStatus, AllowedRoutes; spec 003 "Hostname Intersection").

@@ -100,7 +100,7 @@ func (e *engine) resolveFilters(rr *RouteResult, rule int, backend int32, fs []g
 // for Kubernetes Service", implementation-specific for any other resource).
 func (e *engine) resolveBackend(br *BackendResult, r *model.Route, rule int, ref *gwv1.BackendRef, mirror bool) {
 	routeNS := r.ObjectMeta.Namespace
-	group, kind := groupOr(ref.Group, ""), kindOr(ref.Kind, "Service")
+	group, kind := written(ref.Group), written(ref.Kind)
 	*br = BackendResult{Rule: rule, Ref: ref, Namespace: namespaceOr(ref.Namespace, routeNS)}
 	target := br.NamespacedName()
 	what := "backendRef"

@@ -22,7 +22,9 @@ func loadCrossing(t *testing.T, c generate.Crossing) *model.Model {
 	if err := generate.WriteCrossing(&b, c); err != nil {
 		t.Fatal(err)
 	}
-	m, err := load.Files(load.FileOptions{Filenames: []string{"-"}, Stdin: &b})
+	// A Gateway's CRD holds at most 64 listeners: the crossings past it are
+	// read as written, as from a cluster that stored them.
+	m, err := load.Files(load.FileOptions{Filenames: []string{"-"}, Stdin: &b, Admission: load.Admission{Off: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -101,12 +101,12 @@ func (e *engine) attachCost(r *model.Route) int64 {
 // selectedListeners counts the listeners attach checks for one parentRef, as
 // parentListeners, bySectionName and byPort select them.
 func (e *engine) selectedListeners(r *model.Route, ref *gwv1.ParentReference) int {
-	if groupOr(ref.Group, gwv1.GroupName) != gwv1.GroupName {
+	if written(ref.Group) != gwv1.GroupName {
 		return 0
 	}
 	key := nn{Namespace: namespaceOr(ref.Namespace, r.ObjectMeta.Namespace), Name: string(ref.Name)}
 	var views []listenerView
-	switch kindOr(ref.Kind, "Gateway") {
+	switch written(ref.Kind) {
 	case "Gateway":
 		if g := e.ix.gateways[key]; g != nil && g.notAccepted == nil {
 			views = g.views
@@ -144,6 +144,6 @@ func (e *engine) skip(rr *RouteResult, i int, b *attachBudget) {
 		fmt.Sprintf("give its parentRefs a sectionName or port, or raise --max-attachment-checks to %d (what the whole input needs)", b.needed))
 	rr.Skipped = &p
 	for k, pr := range rr.Parents {
-		*pr = ParentResult{Route: rr, Index: k, Ref: parentEcho(&r.ParentRefs[k]), Controller: gwv1.GatewayController(e.opts.Controller)}
+		*pr = ParentResult{Route: rr, Index: k, Ref: &r.ParentRefs[k], Controller: gwv1.GatewayController(e.opts.Controller)}
 	}
 }

@@ -166,7 +166,7 @@ func (e *engine) resolveCertificates(l *ListenerResult) {
 	valid := 0
 	var notPermitted, invalid []rules.Problem
 	for i, ref := range refs {
-		group, kind := groupOr(ref.Group, ""), kindOr(ref.Kind, "Secret")
+		group, kind := written(ref.Group), written(ref.Kind)
 		ns := namespaceOr(ref.Namespace, owner.Namespace)
 		cr := &CertificateRef{Ref: ref, Namespace: ns}
 		secret := cr.NamespacedName()
@@ -310,7 +310,7 @@ func (e *engine) gatewayClientCertificate(g *GatewayResult) *rules.Problem {
 		return nil
 	}
 	ref := gw.Spec.TLS.Backend.ClientCertificateRef
-	group, kind := groupOr(ref.Group, ""), kindOr(ref.Kind, "Secret")
+	group, kind := written(ref.Group), written(ref.Kind)
 	secret := model.NamespacedName{Namespace: namespaceOr(ref.Namespace, gw.Namespace), Name: string(ref.Name)}
 	invalid := rules.GatewayResolvedRefsInvalidClientCertificateRef
 	grant := grantedRef{fromGroup: gwv1.GroupName, fromKind: "Gateway", fromNamespace: gw.Namespace, toGroup: group, toKind: kind, to: secret}

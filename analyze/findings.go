@@ -198,9 +198,12 @@ func (e *engine) parentFindings(fl *findingList) {
 		gw := g.Gateway
 		ref := refOf("Gateway", gw.Obj.ObjectMeta)
 		if g.ClassMissing {
-			fl.add(rules.GatewayClassNotFound.Problem(
-				fmt.Sprintf("GatewayClass %q is not in the input; analyzed as a conformant controller supporting every feature", gw.Obj.Spec.GatewayClassName),
-				"include the GatewayClass (with status.supportedFeatures) or pass --supported-features"), ref, gw.Source, "")
+			msg := fmt.Sprintf("GatewayClass %q is not in the input", gw.Obj.Spec.GatewayClassName)
+			fix := "include the GatewayClass (with status.supportedFeatures) or pass --supported-features"
+			if why, refused := e.ix.refusal("GatewayClass", model.NamespacedName{Name: string(gw.Obj.Spec.GatewayClassName)}); refused {
+				msg, fix = why, refusalFix("GatewayClass")
+			}
+			fl.add(rules.GatewayClassNotFound.Problem(msg+"; analyzed as a conformant controller supporting every feature", fix), ref, gw.Source, "")
 		}
 		fl.fromConditions(g.Conditions, ref, gw.Source, func(c Condition) string {
 			if c.Type == string(gwv1.GatewayConditionResolvedRefs) {
@@ -281,7 +284,8 @@ func lintFindings(fl *findingList, rr *RouteResult) {
 	}
 }
 
-// otherFindings: certificates, BackendTLSPolicies, meshes and unreadable kinds.
+// otherFindings: certificates, BackendTLSPolicies, meshes, what the API server
+// refuses and unreadable kinds.
 func (e *engine) otherFindings(fl *findingList) {
 	for _, cr := range e.res.Certificates {
 		s := cr.Secret
@@ -327,6 +331,7 @@ func (e *engine) otherFindings(fl *findingList) {
 				refOf(r.Kind, r.ObjectMeta), r.Source, "")
 		}
 	}
+	admissionFindings(fl, e.res.Model.Admission)
 	for _, u := range e.res.Model.Unreadable {
 		fl.add(rules.LoadUnreadable.Problem(fmt.Sprintf("could not read %s: %s; checks that need them were skipped", u.Kind, u.Reason),
 			"grant get/list on them to this identity, or analyze manifests with -f"),

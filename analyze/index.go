@@ -32,6 +32,9 @@ type index struct {
 	// parent of another controller from a missing one.
 	allGateways     map[nn]bool
 	allListenerSets map[nn]bool
+	// refused are the objects the API server refuses, which are not in the
+	// model (refusedObjects).
+	refused map[model.Ref]*model.Refusal
 	// packed holds the copies of the maps' keys and the Services' ports.
 	packed arena
 }
@@ -52,6 +55,7 @@ func newIndex(m *model.Model) *index {
 
 		allGateways:     make(map[nn]bool, len(m.Gateways)),
 		allListenerSets: make(map[nn]bool, len(m.ListenerSets)),
+		refused:         refusedObjects(m.Admission),
 	}
 	for _, g := range m.Gateways {
 		ix.allGateways[nn{Namespace: g.Obj.Namespace, Name: g.Obj.Name}] = true
@@ -204,18 +208,17 @@ func (ix *index) namespaceLabelSet(name string) labels.Set {
 	return s
 }
 
-func groupOr(g *gwv1.Group, def string) string {
-	if g == nil {
-		return def
+// written is an optional field the CRDs default (a reference's group and
+// kind, tls.mode, allowedRoutes' from, an address type) as the object holds
+// it. The loader applies every CRD default (load.Admission), so these are set
+// as the API server stores them; a model built otherwise (an object of a
+// version no CRD serves, a test's own) reads an unset one as empty, never as
+// the default a CRD would have written.
+func written[T ~string](p *T) string {
+	if p == nil {
+		return ""
 	}
-	return string(*g)
-}
-
-func kindOr(k *gwv1.Kind, def string) string {
-	if k == nil || *k == "" {
-		return def
-	}
-	return string(*k)
+	return string(*p)
 }
 
 func namespaceOr(n *gwv1.Namespace, def string) string {

@@ -247,7 +247,7 @@ func (e *engine) validateListener(g *GatewayResult, l *ListenerResult, f Feature
 	} else {
 		var invalid []string
 		for _, rk := range li.AllowedRoutes.Kinds {
-			group := groupOr(rk.Group, gwv1.GroupName)
+			group := written(rk.Group)
 			if group == gwv1.GroupName && slices.Contains(kinds, string(rk.Kind)) {
 				l.SupportedKinds = append(l.SupportedKinds, routeGroupKind(string(rk.Kind)))
 			} else {

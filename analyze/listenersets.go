@@ -18,8 +18,7 @@ func (e *engine) listenerSets() {
 		lr := &ListenerSetResult{ListenerSet: ls}
 		o := ls.Obj
 		ref := o.Spec.ParentRef
-		group := groupOr(ref.Group, gwv1.GroupName)
-		kind := kindOr(ref.Kind, "Gateway")
+		group, kind := written(ref.Group), written(ref.Kind)
 		ns := namespaceOr(ref.Namespace, o.Namespace)
 		for i, l := range o.Spec.Listeners {
 			lr.Listeners = append(lr.Listeners, &ListenerResult{ListenerSet: lr, Listener: gwv1.Listener(l), Index: i})
@@ -36,9 +35,13 @@ func (e *engine) listenerSets() {
 			if e.ix.allGateways[parent] {
 				continue // the parent belongs to another controller
 			}
-			lr.Trace = append(lr.Trace, Step{Rule: "listenerset.parentRef", Inputs: map[string]string{"parentRef": parent.String()},
+			step := Step{Rule: "listenerset.parentRef", Inputs: map[string]string{"parentRef": parent.String()},
 				Detail: fmt.Sprintf("Gateway %s is not in the input", parent),
-				Fix:    "check spec.parentRef.name and namespace, or include the Gateway in the input"})
+				Fix:    "check spec.parentRef.name and namespace, or include the Gateway in the input"}
+			if why, refused := e.ix.refusal("Gateway", parent); refused {
+				step.Detail, step.Fix = why, refusalFix("Gateway")
+			}
+			lr.Trace = append(lr.Trace, step)
 			e.res.ListenerSets = append(e.res.ListenerSets, lr)
 			e.ix.listenerSets[model.NameOf(o)] = lr
 			continue

@@ -48,11 +48,11 @@ const (
 func (l *ListenerResult) routeNamespaces() *routeNamespaces { return l.state.namespaces }
 
 func newRouteNamespaces(l *ListenerResult, parse func(*metav1.LabelSelector) (labels.Selector, string)) *routeNamespaces {
-	rn := &routeNamespaces{from: gwv1.NamespacesFromSame, ownerNS: l.Owner().Namespace}
+	rn := &routeNamespaces{ownerNS: l.Owner().Namespace}
 	if ar := l.Listener.AllowedRoutes; ar != nil && ar.Namespaces != nil {
-		if ar.Namespaces.From != nil {
-			rn.from = *ar.Namespaces.From
-		}
+		// The CRD defaults allowedRoutes to namespaces from: Same
+		// (load.Admission); unset, it allows none (written).
+		rn.from = gwv1.FromNamespaces(written(ar.Namespaces.From))
 		rn.selector = ar.Namespaces.Selector
 	}
 	switch rn.from {

@@ -104,7 +104,10 @@ func (e *engine) trustBundle(mr *MeshResult, refs []gwv1.SecretObjectReference, 
 	for i, ref := range refs {
 		secret := model.NamespacedName{Namespace: namespaceOr(ref.Namespace, defaultNS), Name: string(ref.Name)}
 		where := fmt.Sprintf("%s[%d] Secret %s", field, i, secret)
-		if groupOr(ref.Group, "") != "" || kindOr(ref.Kind, "Secret") != "Secret" {
+		// GEP-3792's fields are in no CRD, so nothing defaulted this
+		// reference: SecretObjectReference's defaults (core group, kind
+		// Secret) are applied here.
+		if written(ref.Group) != "" || (written(ref.Kind) != "" && written(ref.Kind) != "Secret") {
 			lint(rules.OCGTrustBundleInvalid, where+" is not a core Secret", "reference a Secret")
 			continue
 		}

@@ -44,7 +44,7 @@ spec:
 		"apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: outside, namespace: plain}\nspec: {parentRefs: [{name: ocg, namespace: infra}]}",
 		"apiVersion: gateway.networking.x-k8s.io/v1alpha1\nkind: XMesh\nmetadata: {name: mesh}\nspec:\n  ocg:\n    trustBundle: []",
 	}
-	res := analyzeDocs(t, analyze.Options{}, docs...)
+	res := analyzeDocsAsWritten(t, analyze.Options{}, docs...)
 	m := res.Gateways[0].Mesh
 	if m == nil {
 		t.Fatal("spec.mesh not read")

@@ -112,11 +112,11 @@ func gatewayAddresses(g *GatewayResult) (map[string][]string, []string) {
 	type addr struct{ typ, value string }
 	var in []addr
 	for _, a := range gw.Status.Addresses {
-		in = append(in, addr{string(ptrOr(a.Type, gwv1.IPAddressType)), a.Value})
+		in = append(in, addr{written(a.Type), a.Value})
 	}
 	if len(in) == 0 {
 		for _, a := range gw.Spec.Addresses {
-			in = append(in, addr{string(ptrOr(a.Type, gwv1.IPAddressType)), a.Value})
+			in = append(in, addr{written(a.Type), a.Value})
 		}
 	}
 	out := map[string][]string{}
@@ -146,11 +146,4 @@ func gatewayAddresses(g *GatewayResult) (map[string][]string, []string) {
 	}
 	sort.Strings(types)
 	return out, types
-}
-
-func ptrOr[T any](p *T, def T) T {
-	if p == nil {
-		return def
-	}
-	return *p
 }

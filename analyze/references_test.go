@@ -239,7 +239,14 @@ func TestServiceImportBackend(t *testing.T) {
 		{"a TCPRoute to a ServiceImport", "TCPRoute", "api", "False/InvalidKind"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res := analyzeDocs(t, analyze.Options{}, append(referenceScene(), imp, routeDoc(tc.kind, ref(tc.backend)))...)
+			route := routeDoc(tc.kind, ref(tc.backend))
+			if tc.kind == "TLSRoute" { // the v1 CRD requires hostnames
+				route = strings.Replace(route, "spec:\n", "spec:\n  hostnames: [app.example.com]\n", 1)
+			}
+			res := analyzeDocs(t, analyze.Options{}, append(referenceScene(), imp, route)...)
+			if len(res.Routes) != 1 {
+				t.Fatalf("the API server refuses the route: %s", ruleMessages(res)["schema/Invalid"])
+			}
 			if got := resolvedRefs(res.Routes[0]); got != tc.want {
 				t.Errorf("ResolvedRefs = %s (%s), want %s", got, res.Routes[0].ResolvedRefs().Message, tc.want)
 			}

@@ -181,18 +181,25 @@ func (l *ListenerResult) Owner() model.Ref {
 	return refOf("Gateway", l.Gateway.Gateway.Obj.ObjectMeta)
 }
 
-// TLSMode is the listener's TLS mode, "" for protocols without TLS.
+// TLSMode is the listener's TLS mode, "" for protocols without TLS and for a
+// TLS listener without tls (invalid: it needs a mode). The CRD defaults
+// tls.mode to Terminate where tls is written (load.Admission).
 func (l *ListenerResult) TLSMode() gwv1.TLSModeType {
+	tls := l.Listener.TLS
 	switch l.Listener.Protocol {
-	case gwv1.HTTPSProtocolType, gwv1.TLSProtocolType:
-		switch {
-		case l.Listener.TLS == nil && l.Listener.Protocol == gwv1.TLSProtocolType:
-			return "" // invalid: a TLS listener needs tls
-		case l.Listener.TLS == nil || l.Listener.TLS.Mode == nil || *l.Listener.TLS.Mode == "":
-			// ListenerTLSConfig.Mode: +kubebuilder:default=Terminate.
+	case gwv1.HTTPSProtocolType:
+		if tls == nil || written(tls.Mode) == "" {
+			// ProtocolType: HTTPS is HTTP over TLS the Gateway terminates,
+			// whether or not tls is written (v1.6.3 admits an HTTPS listener
+			// without it: its certificate may come from elsewhere).
 			return gwv1.TLSModeTerminate
 		}
-		return *l.Listener.TLS.Mode
+		return *tls.Mode
+	case gwv1.TLSProtocolType:
+		if tls == nil {
+			return ""
+		}
+		return gwv1.TLSModeType(written(tls.Mode))
 	}
 	return ""
 }

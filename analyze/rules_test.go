@@ -38,16 +38,21 @@ func TestGoldenCorpusFiresEveryRule(t *testing.T) {
 	}
 	fired := map[*rules.Rule][]string{}
 	for _, in := range inputs {
-		m, err := load.Files(load.FileOptions{Filenames: []string{in}})
-		if err != nil {
-			t.Fatalf("%s: %v", in, err)
+		opts, admissionOff := goldenOptions(t, in)
+		var findings []analyze.Finding
+		for _, off := range admissionOff {
+			m, err := load.Files(load.FileOptions{Filenames: []string{in}, Admission: load.Admission{Off: off}})
+			if err != nil {
+				t.Fatalf("%s: %v", in, err)
+			}
+			res := analyze.Analyze(m, opts)
+			if drift.Carried(m) { // a status dump: analyze compares statuses by default
+				res.AddFindings(drift.Findings(res))
+			}
+			triage.Apply(res, nil) // the manifest's suppressions, as every command applies them
+			findings = append(append(findings, res.Findings...), res.Suppressed...)
 		}
-		res := analyze.Analyze(m, goldenOptions(t, in))
-		if drift.Carried(m) { // a status dump: analyze compares statuses by default
-			res.AddFindings(drift.Findings(res))
-		}
-		triage.Apply(res, nil) // the manifest's suppressions, as every command applies them
-		for _, f := range append(res.Findings, res.Suppressed...) {
+		for _, f := range findings {
 			if f.Rule == nil {
 				t.Errorf("%s: a finding without a rule: %+v", in, f)
 				continue
@@ -58,7 +63,27 @@ func TestGoldenCorpusFiresEveryRule(t *testing.T) {
 			fired[f.Rule] = append(fired[f.Rule], filepath.Base(in))
 		}
 	}
+	// A migration rule fires only in diff, on an Ingress base and a Gateway
+	// API head: its output is reviewed in a diff golden instead (testdata/diff,
+	// and the converter's pairs' verdicts).
+	diffGoldens, _ := filepath.Glob("testdata/diff/*/diff.golden")
+	verdicts, _ := filepath.Glob("testdata/ingress2gateway/verdicts/*.golden")
+	diffGoldens = append(diffGoldens, verdicts...)
+	var diffOut strings.Builder
+	for _, g := range diffGoldens {
+		data, err := os.ReadFile(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		diffOut.Write(data)
+	}
 	for _, r := range rules.All() {
+		if strings.HasPrefix(string(r.ID), "migration/") {
+			if !strings.Contains(diffOut.String(), `"rule":"`+string(r.ID)+`"`) {
+				t.Errorf("%s fires in no diff golden: add a migration case to testdata/diff (then go test ./cmd/gwtls -run DiffGolden -update)", r.ID)
+			}
+			continue
+		}
 		_, exempt := notInCorpus[r.ID]
 		switch {
 		case exempt && len(fired[r]) > 0:
@@ -75,15 +100,19 @@ func TestGoldenCorpusFiresEveryRule(t *testing.T) {
 }
 
 // goldenOptions are the engine options the golden test's command line gives
-// an input: its clock, and the flags of its leading "# flags:" comment.
-func goldenOptions(t *testing.T, path string) analyze.Options {
+// an input: its clock, and the flags of its leading "# flags:" comment; and
+// whether each analyze run the golden test makes of it turns admission off
+// (--admission=false in its flags, or in its "# also analyze with:" comment,
+// which asks for a second run).
+func goldenOptions(t *testing.T, path string) (opts analyze.Options, admissionOff []bool) {
 	t.Helper()
-	opts := analyze.Options{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	opts = analyze.Options{Now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var flags []string
+	admissionOff = []bool{false}
 	for _, line := range strings.Split(string(data), "\n") {
 		if !strings.HasPrefix(line, "#") {
 			break
@@ -91,6 +120,16 @@ func goldenOptions(t *testing.T, path string) analyze.Options {
 		if rest, ok := strings.CutPrefix(line, "# flags:"); ok {
 			flags = strings.Fields(rest)
 		}
+		if rest, ok := strings.CutPrefix(line, "# also analyze with:"); ok {
+			if strings.TrimSpace(rest) != "--admission=false" {
+				t.Fatalf("%s: also analyze with %q: this test knows --admission=false only", path, rest)
+			}
+			admissionOff = append(admissionOff, true)
+		}
+	}
+	if i := slices.Index(flags, "--admission=false"); i >= 0 {
+		admissionOff[0] = true
+		flags = slices.Delete(flags, i, i+1)
 	}
 	for i := 0; i < len(flags); i += 2 {
 		if flags[i] == "--allow-mixed-termination" { // the one boolean flag
@@ -129,5 +168,5 @@ func goldenOptions(t *testing.T, path string) analyze.Options {
 			t.Fatalf("%s: flag %s is not one this test passes to the engine; teach goldenOptions", path, name)
 		}
 	}
-	return opts
+	return opts, admissionOff
 }

@@ -17,7 +17,19 @@ var now = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 func analyzeDocs(t *testing.T, opts analyze.Options, docs ...string) *analyze.Result {
 	t.Helper()
-	m, err := load.Files(load.FileOptions{Filenames: []string{"-"}, Stdin: strings.NewReader(strings.Join(docs, "\n---\n"))})
+	return analyzeLoaded(t, opts, load.Admission{}, docs...)
+}
+
+// analyzeDocsAsWritten is analyzeDocs with admission off, for what no CRD
+// admits yet: GEP-3792's provisional fields.
+func analyzeDocsAsWritten(t *testing.T, opts analyze.Options, docs ...string) *analyze.Result {
+	t.Helper()
+	return analyzeLoaded(t, opts, load.Admission{Off: true}, docs...)
+}
+
+func analyzeLoaded(t *testing.T, opts analyze.Options, adm load.Admission, docs ...string) *analyze.Result {
+	t.Helper()
+	m, err := load.Files(load.FileOptions{Filenames: []string{"-"}, Stdin: strings.NewReader(strings.Join(docs, "\n---\n")), Admission: adm})
 	if err != nil {
 		t.Fatal(err)
 	}

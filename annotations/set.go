@@ -33,6 +33,9 @@ type Set struct {
 	Equivalents []Equivalent `json:"equivalents,omitempty"`
 	Keys        []Key        `json:"keys"`
 	Overrides   []Override   `json:"overrides,omitempty"`
+	// Ingress describes the Ingress controller, for a set of Ingress
+	// annotations; nil otherwise.
+	Ingress *Controller `json:"ingress,omitempty"`
 }
 
 // Equivalent is a kind the reference says carries the same settings.
@@ -59,8 +62,12 @@ type Key struct {
 	// Positive requires a duration greater than zero (a negative duration
 	// is always wrong).
 	Positive bool `json:"positive,omitempty"`
-	// Values are the allowed values of an enum, compared case-sensitively.
+	// Values are the allowed values of an enum, compared case-sensitively
+	// unless IgnoreCase.
 	Values []string `json:"values,omitempty"`
+	// IgnoreCase compares an enum's values without regard to case, for an
+	// implementation that does (ingress-nginx's backend-protocol).
+	IgnoreCase bool `json:"ignoreCase,omitempty"`
 	// AllowEmpty accepts "" for a hostname, where the reference gives the
 	// empty value a meaning.
 	AllowEmpty bool `json:"allowEmpty,omitempty"`
@@ -72,6 +79,16 @@ type Key struct {
 	Section string `json:"section"`
 	// Example is the reference's example value, if it is a valid one.
 	Example string `json:"example,omitempty"`
+	// URL is the page (and anchor) of the documentation the key is from,
+	// when the set's source is a web page.
+	URL string `json:"url,omitempty"`
+	// Outside marks a key that is not under the set's prefix: the
+	// implementation reads it, but does not own its prefix, so other keys
+	// under that prefix are not reported as unknown.
+	Outside bool `json:"outside,omitempty"`
+	// Effect is what the key changes in what an Ingress controller serves;
+	// nil when it changes nothing a serving table holds.
+	Effect *Effect `json:"effect,omitempty"`
 
 	pattern *regexp.Regexp // set for keys with placeholders
 }
@@ -165,8 +182,14 @@ func (s *Set) compile() error {
 	seen := map[string]bool{}
 	for i := range s.Keys {
 		k := &s.Keys[i]
-		if !strings.HasPrefix(k.Key, s.Prefix) || len(k.Key) == len(s.Prefix) {
-			return fmt.Errorf("key %q is not under prefix %q", k.Key, s.Prefix)
+		under := strings.HasPrefix(k.Key, s.Prefix) && len(k.Key) > len(s.Prefix)
+		switch {
+		case !under && !k.Outside:
+			return fmt.Errorf("key %q is not under prefix %q (mark it outside if the implementation reads it there)", k.Key, s.Prefix)
+		case under && k.Outside:
+			return fmt.Errorf("key %q is under prefix %q, not outside it", k.Key, s.Prefix)
+		case k.Outside && placeholder.MatchString(k.Key):
+			return fmt.Errorf("key %q: a key outside the prefix cannot have placeholders", k.Key)
 		}
 		if seen[k.Key] {
 			return fmt.Errorf("key %q is listed twice", k.Key)
@@ -177,6 +200,9 @@ func (s *Set) compile() error {
 		}
 		if k.Type == TypeEnum && len(k.Values) == 0 {
 			return fmt.Errorf("key %q: enum without values", k.Key)
+		}
+		if k.IgnoreCase && k.Type != TypeEnum {
+			return fmt.Errorf("key %q: ignoreCase applies to enums only", k.Key)
 		}
 		if (k.Min != nil || k.Max != nil) && k.Type != TypeInteger {
 			return fmt.Errorf("key %q: min/max apply to integers only", k.Key)
@@ -203,6 +229,14 @@ func (s *Set) compile() error {
 			// placeholder would need to say which backend it selects.
 			return fmt.Errorf("key %q: a key with placeholders cannot have a role", k.Key)
 		}
+		if k.Effect != nil {
+			if placeholder.MatchString(k.Key) {
+				return fmt.Errorf("key %q: a key with placeholders cannot have an effect", k.Key)
+			}
+			if err := k.Effect.compile(k); err != nil {
+				return err
+			}
+		}
 		if placeholder.MatchString(k.Key) {
 			var b strings.Builder
 			b.WriteString("^")
@@ -222,6 +256,17 @@ func (s *Set) compile() error {
 			if !seen[name] {
 				return fmt.Errorf("override names key %q, which is not in keys", name)
 			}
+		}
+	}
+	if s.Ingress != nil {
+		if !slices.Contains(s.Kinds, "Ingress") {
+			return fmt.Errorf("ingress: a controller's set documents kind Ingress")
+		}
+		return s.Ingress.compile()
+	}
+	for i := range s.Keys {
+		if s.Keys[i].Effect != nil {
+			return fmt.Errorf("key %q: effects are read for an Ingress controller's set, which has an ingress block", s.Keys[i].Key)
 		}
 	}
 	return nil

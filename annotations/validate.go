@@ -90,7 +90,7 @@ func (v *Validator) setsFor(key, kind string) []*Set {
 	var out []*Set
 	for i := range v.sets {
 		s := &v.sets[i]
-		if strings.HasPrefix(key, s.Prefix) && slices.Contains(s.Kinds, kind) {
+		if s.Owns(key) && slices.Contains(s.Kinds, kind) {
 			out = append(out, s)
 		}
 	}

@@ -125,7 +125,7 @@ func checkBoolean(v string) []valueProblem {
 // one spelling only.
 func checkEnum(k *Key, v string) []valueProblem {
 	for _, allowed := range k.Values {
-		if v == allowed {
+		if v == allowed || k.IgnoreCase && strings.EqualFold(v, allowed) {
 			return nil
 		}
 	}

@@ -151,6 +151,10 @@ type Change struct {
 	// have none: the hostname changes that cause them do.
 	Source *model.Source `json:"source,omitempty"`
 	Side   Side          `json:"side,omitempty"`
+	// Related is where the object on the other side is, when a change has
+	// one: for an Ingress migration's finding (on the Ingress, in base), the
+	// Gateway API object in head that decides the request.
+	Related *model.Source `json:"related,omitempty"`
 }
 
 func newChange(k Kind, msg, from, to string, at located) Change {

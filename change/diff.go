@@ -30,6 +30,9 @@ type Diff struct {
 	Certificates []CertificateName `json:"certificates"`
 	// Findings are the findings new in head and fixed since base.
 	Findings []Finding `json:"findings"`
+	// Migration is the comparison of the base's Ingresses with head's
+	// Gateway API configuration; nil when the diff is not a migration.
+	Migration *Migration `json:"migration,omitempty"`
 }
 
 // Compare is what changes from base to head. Both Results come from the one

@@ -214,6 +214,9 @@ rules:
 - apiGroups: [""]
   resources: ["namespaces", "services", "secrets", "configmaps"]
   verbs: ["list"]
+- apiGroups: ["apiextensions.k8s.io"]
+  resources: ["customresourcedefinitions"]
+  verbs: ["list"]
 ---
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRoleBinding

@@ -199,6 +199,10 @@ func (f clusterFinding) key() string {
 type clusterReport struct {
 	Findings   []clusterFinding
 	Unreadable []struct{ Kind, Namespace, Reason string }
+	Admission  struct {
+		CRDs, Note string
+		Refused    int
+	}
 }
 
 // analyzeJSON runs analyze -o json and returns the report and exit code.
@@ -415,9 +419,12 @@ func TestClusterMatchesFiles(t *testing.T) {
 			env.apply(t, objs)
 
 			// No controller runs here: drift (TestClusterDrift) would report every
-			// class as unserved, which files, without status, do not carry.
+			// class as unserved, which files, without status, do not carry. The
+			// files are held to the CRDs the cluster serves (the experimental
+			// channel's, which warn about nothing else): the same objects, the
+			// same CRDs, the same answer.
 			fromCluster, rc := analyzeJSON(t, "--kubeconfig", env.admin, "-A", "--drift=false")
-			fromFiles, rf := analyzeJSON(t, "-f", input)
+			fromFiles, rf := analyzeJSON(t, "-f", input, "--crds", experimentalCRDs)
 			sameStrings(t, "findings", findingKeys(fromCluster), findingKeys(fromFiles))
 			if rc.code != rf.code {
 				t.Errorf("exit %d from the cluster, %d from files", rc.code, rf.code)
@@ -432,7 +439,7 @@ func TestClusterMatchesFiles(t *testing.T) {
 			}
 
 			clusterStatus := statusItems(t, "--kubeconfig", env.admin, "-A")
-			fileStatus := statusItems(t, "-f", input)
+			fileStatus := statusItems(t, "-f", input, "--crds", experimentalCRDs)
 			if len(fileStatus) == 0 {
 				t.Fatal("render status from files gave no items")
 			}
@@ -496,7 +503,8 @@ func TestClusterNamespaceFlag(t *testing.T) {
 			}
 			file := writeManifests(t, subset)
 			fromCluster, _ := analyzeJSON(t, "--kubeconfig", env.admin, "-n", ns, "--drift=false")
-			fromFiles, _ := analyzeJSON(t, "-f", file, "-n", ns)
+			// Files held to the CRDs the cluster serves, as in TestClusterMatchesFiles.
+			fromFiles, _ := analyzeJSON(t, "-f", file, "-n", ns, "--crds", experimentalCRDs)
 			sameStrings(t, "findings with -n "+ns, findingKeys(fromCluster), findingKeys(fromFiles))
 			for _, f := range fromCluster.Findings {
 				if f.Object.Namespace != "" && f.Object.Namespace != ns {
@@ -581,7 +589,7 @@ subjects:
 	if u := unreadable(rep, "Gateway"); u != nil {
 		t.Fatalf("Gateways in %s should be readable: %+v", ns, u)
 	}
-	for _, kind := range []string{"Secret", "GatewayClass", "Namespace", "Service", "ConfigMap"} {
+	for _, kind := range []string{"Secret", "GatewayClass", "Namespace", "Service", "ConfigMap", "CustomResourceDefinition"} {
 		if unreadable(rep, kind) == nil {
 			t.Errorf("no unreadable entry for %s: %+v", kind, rep.Unreadable)
 		}
@@ -597,6 +605,11 @@ subjects:
 	}
 	if secretFinding.Object.Namespace != ns || !strings.Contains(secretFinding.Message, "forbidden") || !strings.Contains(secretFinding.Message, "skipped") {
 		t.Errorf("Secret finding: %+v", *secretFinding)
+	}
+	// It may not read the CRDs either: the objects are held to the built-in
+	// ones, and the report says so.
+	if rep.Admission.CRDs != "Gateway API v1.6.3 experimental channel, built in" || !strings.Contains(rep.Admission.Note, "may not read customresourcedefinitions.apiextensions.k8s.io") {
+		t.Errorf("admission %+v, want the built-in CRDs and why", rep.Admission)
 	}
 	// The listener's certificate Secret exists; it is unreadable, not missing.
 	for _, f := range rep.Findings {
@@ -723,3 +736,63 @@ func TestClusterPagination(t *testing.T) {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// experimentalCRDs is the repository's copy of the CRDs the test API server
+// serves (hack/apiserver.sh installs v1.6.3's experimental channel).
+const experimentalCRDs = "admit/crds/v1.6.3/experimental"
+
+// TestClusterReadsItsCRDs: a cluster's objects are held to the CRDs it serves,
+// which the output names; with --crds, to the user's. An object the CRDs
+// given refuse that the cluster stored (a field of the experimental channel,
+// held to the standard channel's CRDs) stays in the analysis, with a warning.
+func TestClusterReadsItsCRDs(t *testing.T) {
+	env := clusterSetup(t)
+	objs := readManifests(t, "testdata/examples/shop")
+	extra := &unstructured.Unstructured{}
+	if err := yaml.Unmarshal([]byte(`apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: defaults
+  namespace: shop
+spec:
+  useDefaultGateways: All
+  hostnames: [defaults.shop.example.com]
+`), &extra.Object); err != nil {
+		t.Fatal(err)
+	}
+	env.apply(t, append(objs, extra))
+
+	rep, _ := analyzeJSON(t, "--kubeconfig", env.admin, "-A")
+	if rep.Admission.CRDs != "Gateway API v1.6.3 experimental channel, from the cluster" || rep.Admission.Refused != 0 || rep.Admission.Note != "" {
+		t.Errorf("admission %+v, want the cluster's experimental CRDs, nothing refused", rep.Admission)
+	}
+	for _, f := range rep.Findings {
+		if strings.HasPrefix(f.Rule, "schema/") {
+			t.Errorf("the cluster's own CRDs refuse what it stored: %s", f.key())
+		}
+	}
+
+	rep, _ = analyzeJSON(t, "--kubeconfig", env.admin, "-A", "--crds", "admit/crds/v1.6.3/standard")
+	if rep.Admission.CRDs != "Gateway API v1.6.3 standard channel, from admit/crds/v1.6.3/standard" || rep.Admission.Refused != 1 {
+		t.Errorf("--crds standard: admission %+v, want 1 object refused", rep.Admission)
+	}
+	var stored *clusterFinding
+	for i, f := range rep.Findings {
+		if f.Rule == "schema/Invalid" {
+			stored = &rep.Findings[i]
+		}
+	}
+	if stored == nil || stored.Severity != "warning" || stored.Object.Name != "defaults" || stored.Field != "spec.useDefaultGateways" ||
+		!strings.Contains(stored.Message, "the cluster stored it under earlier CRDs") || stored.Source.File != "cluster" {
+		t.Errorf("stored refusal: %+v, want a warning on HTTPRoute shop/defaults, spec.useDefaultGateways", stored)
+	}
+	if _, ok := statusItems(t, "--kubeconfig", env.admin, "-A", "--crds", "admit/crds/v1.6.3/standard")["HTTPRoute shop/defaults"]; !ok {
+		t.Error("render status leaves out the route the cluster stored")
+	}
+
+	standard := filepath.Join(filepath.Dir(env.admin), "standard.kubeconfig")
+	rep, _ = analyzeJSON(t, "--kubeconfig", standard, "-A", "--allow-empty")
+	if rep.Admission.CRDs != "Gateway API v1.6.3 standard channel, from the cluster" {
+		t.Errorf("the standard-channel API server: admission %+v", rep.Admission)
+	}
+}

@@ -20,6 +20,7 @@ func TestREADMEShowsRealOutput(t *testing.T) {
 		{"simulate", "-f", "testdata/examples/shop", "--sni", "a.b.shop.example.com"},
 		{"explain", "httproute/denied", "-n", "apps", "-f", "testdata/golden/drift-condition-mismatch.yaml"},
 		{"diff", "--base", "testdata/diff/takeover/base.yaml", "-f", "testdata/diff/takeover/head.yaml"},
+		{"diff", "--base", "testdata/diff/migration-nginx-force-ssl-redirect/base.yaml", "-f", "testdata/diff/migration-nginx-force-ssl-redirect/head.yaml"},
 	} {
 		r := gwtls(t, "", nil, args...)
 		if !strings.Contains(string(readme), strings.TrimSpace(r.stdout)) {

@@ -103,9 +103,19 @@ func ParseRef(arg, namespace string) (model.Ref, error) {
 type NotFoundError struct {
 	Ref        model.Ref
 	Candidates []string
+	// Refusal is why the API server refuses the object, when that is why it is
+	// not in the Result.
+	Refusal *model.Refusal
 }
 
 func (e *NotFoundError) Error() string {
+	if r := e.Refusal; r != nil {
+		where, why := r.Source, r.Reason
+		if len(r.Errors) > 0 {
+			where, why = r.Errors[0].Source, r.Errors[0].Field+": "+r.Errors[0].Message
+		}
+		return fmt.Sprintf("%s %s is refused by the API server (%s: %s), so it is not analyzed: analyze reports it as schema/Invalid", e.Ref.Kind, e.Ref.NamespacedName(), where, why)
+	}
 	msg := fmt.Sprintf("%s %s is not in the input", e.Ref.Kind, e.Ref.NamespacedName())
 	if len(e.Candidates) > 0 {
 		msg += "; " + e.Ref.Kind + "s present: " + strings.Join(e.Candidates, ", ")
@@ -181,7 +191,7 @@ func Explain(res *analyze.Result, ref model.Ref, opts Options) (*Explanation, er
 	if len(names) > 10 {
 		names = append(names[:10], "...")
 	}
-	return nil, &NotFoundError{Ref: ref, Candidates: names}
+	return nil, &NotFoundError{Ref: ref, Candidates: names, Refusal: refusalOf(res.Model.Admission, ref)}
 }
 
 func route(rr *analyze.RouteResult, view *drift.View) *Explanation {
@@ -497,4 +507,18 @@ func policy(p *analyze.PolicyResult, view *drift.View) *Explanation {
 	}
 	x.Sections = append(x.Sections, Section{Title: "targets", Steps: targets}, validation)
 	return x
+}
+
+// refusalOf is the API server's refusal of the object ref names, which keeps
+// it out of the Result; nil when it did not refuse it.
+func refusalOf(a *model.Admission, ref model.Ref) *model.Refusal {
+	if a == nil {
+		return nil
+	}
+	for i := range a.Refused {
+		if r := &a.Refused[i]; !r.Stored && r.Object == ref {
+			return r
+		}
+	}
+	return nil
 }

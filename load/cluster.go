@@ -44,6 +44,14 @@ type ClusterOptions struct {
 	// MaxInputBytes bounds the bytes of every response together, discovery
 	// and lists; 0 means DefaultMaxInputBytes.
 	MaxInputBytes int64
+	// Ingress also lists networking.k8s.io Ingresses and IngressClasses, the
+	// base of an Ingress migration, and reads a cluster that does not serve
+	// Gateway API yet; without it they are not asked for, so an identity that
+	// may not list them loses nothing.
+	Ingress bool
+	// Admission says how the Gateway API objects are admitted; the zero value
+	// holds them to the CRDs the cluster serves (see clusterAdmission).
+	Admission Admission
 }
 
 // ErrNoGatewayAPI is returned when the cluster serves no Gateway API resources.
@@ -66,6 +74,9 @@ func Cluster(ctx context.Context, opts ClusterOptions) (*model.Model, error) {
 	}
 	served, err := servedVersions(dc)
 	switch {
+	case errors.Is(err, ErrNoGatewayAPI) && opts.Ingress && served != nil:
+		// An Ingress migration's base: the cluster may not serve Gateway
+		// API yet.
 	case errors.Is(err, ErrNoGatewayAPI):
 		return nil, err
 	case err != nil:
@@ -75,9 +86,13 @@ func Cluster(ctx context.Context, opts ClusterOptions) (*model.Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("connecting to the cluster: %w", err)
 	}
+	adm, crdsUnreadable, err := clusterAdmission(ctx, rc, served, opts.Admission)
+	if err != nil {
+		return nil, clusterError(err, cfg, budget)
+	}
 
 	type listed struct {
-		objects    []object
+		decoded
 		unreadable *model.Unreadable
 		err        error
 	}
@@ -92,6 +107,9 @@ func Cluster(ctx context.Context, opts ClusterOptions) (*model.Model, error) {
 		k := &kinds[i]
 		if k.resource == "" {
 			continue // read from files only
+		}
+		if k.group == ingressGroup && !opts.Ingress {
+			continue
 		}
 		version := ""
 		for _, v := range k.versions {
@@ -110,7 +128,7 @@ func Cluster(ctx context.Context, opts ClusterOptions) (*model.Model, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			objs, err := listKind(ctx, rc, k, version, ns, opts.PageSize, decoders)
+			objs, err := listKind(ctx, rc, k, version, ns, opts.PageSize, adm, decoders)
 			switch {
 			case apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err):
 				results[i].unreadable = &model.Unreadable{Kind: k.name, Namespace: ns, Reason: "forbidden: the identity may not list " + k.resource}
@@ -118,12 +136,12 @@ func Cluster(ctx context.Context, opts ClusterOptions) (*model.Model, error) {
 			case err != nil:
 				results[i].err = fmt.Errorf("listing %s: %w", k.resource, clusterError(err, cfg, budget))
 			default:
-				results[i].objects = objs
+				results[i].decoded = objs
 			}
 			if opts.Progress != nil {
 				mu.Lock()
 				done++
-				fmt.Fprintf(opts.Progress, "\rloading: %d kinds listed, last %s (%d)   ", done, k.resource, len(objs))
+				fmt.Fprintf(opts.Progress, "\rloading: %d kinds listed, last %s (%d)   ", done, k.resource, len(objs.objects))
 				mu.Unlock()
 			}
 		}()
@@ -133,7 +151,10 @@ func Cluster(ctx context.Context, opts ClusterOptions) (*model.Model, error) {
 		fmt.Fprint(opts.Progress, "\r\033[K")
 	}
 
-	m := &model.Model{Skipped: map[string]int{}}
+	m := &model.Model{Skipped: map[string]int{}, Admission: adm.report}
+	if crdsUnreadable != nil {
+		m.Unreadable = append(m.Unreadable, *crdsUnreadable)
+	}
 	for _, r := range results {
 		if r.err != nil {
 			return nil, r.err
@@ -145,6 +166,7 @@ func Cluster(ctx context.Context, opts ClusterOptions) (*model.Model, error) {
 		for _, o := range r.objects {
 			o.addTo(m)
 		}
+		adm.record(r.decoded)
 	}
 	sort.Slice(m.Unreadable, func(i, j int) bool { return m.Unreadable[i].Kind < m.Unreadable[j].Kind })
 	return m, nil
@@ -219,9 +241,9 @@ type listPage struct {
 
 // listKind reads every object of one kind with paginated lists (limit/continue),
 // decoding each page's items straight into typed objects, as files are, on a
-// worker from decoders while the next page is read. A continue token that
-// expired mid-way (410 Gone) restarts the list once.
-func listKind(ctx context.Context, rc *rest.RESTClient, k *kind, version, ns string, pageSize int64, decoders chan struct{}) ([]object, error) {
+// worker from decoders while the next page is read, and admitting them with
+// adm. A continue token that expired mid-way (410 Gone) restarts the list once.
+func listKind(ctx context.Context, rc *rest.RESTClient, k *kind, version, ns string, pageSize int64, adm *admission, decoders chan struct{}) (decoded, error) {
 	path := "/apis/" + k.group + "/" + version
 	apiVersion := k.group + "/" + version
 	if k.group == "" {
@@ -235,8 +257,8 @@ func listKind(ctx context.Context, rc *rest.RESTClient, k *kind, version, ns str
 
 	// decodedPage is one page's objects, written by the worker that decoded it.
 	type decodedPage struct {
-		objects []object
-		err     error
+		decoded
+		err error
 	}
 	for attempt := 0; ; attempt++ {
 		var pages []*decodedPage
@@ -267,7 +289,7 @@ func listKind(ctx context.Context, rc *rest.RESTClient, k *kind, version, ns str
 			wg.Add(1)
 			go func() {
 				defer func() { <-decoders; wg.Done() }()
-				p.objects, p.err = decodePage(page.Items, h)
+				p.decoded, p.err = decodePage(page.Items, h, adm)
 			}()
 			if token = page.Metadata.Continue; token == "" {
 				break
@@ -278,14 +300,15 @@ func listKind(ctx context.Context, rc *rest.RESTClient, k *kind, version, ns str
 			continue
 		}
 		if err != nil {
-			return nil, err
+			return decoded{}, err
 		}
-		var out []object
+		var out decoded
 		for _, p := range pages {
 			if p.err != nil {
-				return nil, p.err
+				return decoded{}, p.err
 			}
-			out = append(out, p.objects...)
+			out.objects = append(out.objects, p.objects...)
+			out.refused = append(out.refused, p.refused...)
 		}
 		return out, nil
 	}
@@ -293,17 +316,46 @@ func listKind(ctx context.Context, rc *rest.RESTClient, k *kind, version, ns str
 
 // decodePage decodes the items of one list page. Items of built-in kinds carry no
 // apiVersion and kind in a list, and a custom resource's items are in the list's
-// version: h, the list's, is every item's.
-func decodePage(items []json.RawMessage, h header) ([]object, error) {
+// version: h, the list's, is every item's. Managed fields are the API server's
+// bookkeeping, not part of what it admits.
+func decodePage(items []json.RawMessage, h header, adm *admission) (decoded, error) {
 	src := model.Source{File: "cluster"}
 	var out decoded
 	for _, item := range items {
-		decodeObject(src, withoutManagedFields(item), h, "", &out)
+		item = withoutManagedFields(item)
+		if adm.covers(h.APIVersion) {
+			item = withTypeMeta(item, h)
+		}
+		decodeObject(src, item, h, "", adm, &out)
 		if out.err != nil {
-			return nil, out.err
+			return decoded{}, out.err
 		}
 	}
-	return out.objects, nil
+	// The cluster serves each of these objects: that a standard-channel
+	// cluster would not is no news about this one.
+	out.experimentalOnly = nil
+	return out, nil
+}
+
+// withTypeMeta is a list item that names its apiVersion and kind, which
+// admission reads from the object as a create request carries them. An API
+// server writes them in every custom resource's list items; one that leaves
+// them out gets the list's.
+func withTypeMeta(js []byte, h header) []byte {
+	if _, ok := findMember(js, "kind"); ok {
+		return js
+	}
+	i := skipSpace(js, 0)
+	if i >= len(js) || js[i] != '{' {
+		return js
+	}
+	typeMeta := fmt.Sprintf(`"apiVersion":%q,"kind":%q`, h.APIVersion, h.Kind)
+	if j := skipSpace(js, i+1); j < len(js) && js[j] != '}' {
+		typeMeta += ","
+	}
+	out := make([]byte, 0, len(js)+len(typeMeta))
+	out = append(append(append(out, js[:i+1]...), typeMeta...), js[i+1:]...)
+	return out
 }
 
 // servedVersions asks discovery which group/version/resources the cluster serves.
@@ -327,7 +379,7 @@ func servedVersions(dc discovery.DiscoveryInterface) (map[schema.GroupVersionRes
 		}
 	}
 	if !gatewayAPI {
-		return nil, ErrNoGatewayAPI
+		return served, ErrNoGatewayAPI
 	}
 	return served, nil
 }

@@ -5,12 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/fakecluster"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
@@ -37,7 +40,8 @@ func TestListPagesDecodeEveryClusterKind(t *testing.T) {
 				json.RawMessage(`{"metadata":{"name":"a","namespace":"apps"}}`),
 				json.RawMessage(`{"metadata":{"name":"b","namespace":"apps"}}`),
 			}
-			objs, err := decodePage(items, header{APIVersion: apiVersion, Kind: k.name})
+			page, err := decodePage(items, header{APIVersion: apiVersion, Kind: k.name}, nil)
+			objs := page.objects
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -45,8 +49,9 @@ func TestListPagesDecodeEveryClusterKind(t *testing.T) {
 			for _, o := range objs {
 				o.addTo(m)
 			}
-			if m.Len() != 2 {
-				t.Fatalf("%d objects in the model, want 2", m.Len())
+			// An Ingress migration's base is held beside what the engine analyzes.
+			if n := m.Len() + len(m.Ingresses) + len(m.IngressClasses); n != 2 {
+				t.Fatalf("%d objects in the model, want 2", n)
 			}
 			wantNS := "apps"
 			if k.scope == clusterScoped {
@@ -66,8 +71,8 @@ func TestListPagesDecodeEveryClusterKind(t *testing.T) {
 			}
 		})
 	}
-	if listed != 15 {
-		t.Errorf("%d kinds are listed from a cluster, want 15", listed)
+	if listed != 17 {
+		t.Errorf("%d kinds are listed from a cluster, want 17", listed)
 	}
 }
 
@@ -160,8 +165,123 @@ func TestClusterForbiddenKindsDegrade(t *testing.T) {
 	}
 }
 
+// TestClusterListsIngressesOnlyWhenAsked: Ingresses and IngressClasses are an
+// Ingress migration's base, not the engine's input; a cluster is asked for
+// them only for a migration, so that an identity that may not list them loses
+// nothing otherwise.
+func TestClusterListsIngressesOnlyWhenAsked(t *testing.T) {
+	const ingressJSON = `{"metadata":{"name":"web","namespace":"apps"},"spec":{"rules":[{"host":"web.example.com"}]}}`
+	srv := fakecluster.New(t, map[string]http.HandlerFunc{
+		"gateways":       fakecluster.Items(gatewayJSON),
+		"ingresses":      fakecluster.Items(ingressJSON),
+		"ingressclasses": fakecluster.Forbidden,
+	})
+	m, err := Cluster(context.Background(), ClusterOptions{Config: srv.Config(10 * time.Second)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Ingresses) != 0 || len(m.Unreadable) != 0 {
+		t.Errorf("without Ingress: %d Ingresses, Unreadable %+v; want none of either", len(m.Ingresses), m.Unreadable)
+	}
+	m, err = Cluster(context.Background(), ClusterOptions{Config: srv.Config(10 * time.Second), Ingress: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Ingresses) != 1 || m.Ingresses[0].Obj.Spec.Rules[0].Host != "web.example.com" || m.Ingresses[0].Source.File != "cluster" {
+		t.Errorf("with Ingress: Ingresses %+v, want apps/web from the cluster", m.Ingresses)
+	}
+	if len(m.Unreadable) != 1 || m.Unreadable[0].Kind != "IngressClass" {
+		t.Errorf("with Ingress: Unreadable = %+v, want IngressClass forbidden", m.Unreadable)
+	}
+}
+
 func TestDefaultRequestTimeoutIsAtMostAMinute(t *testing.T) {
 	if DefaultRequestTimeout <= 0 || DefaultRequestTimeout > time.Minute {
 		t.Errorf("DefaultRequestTimeout = %s", DefaultRequestTimeout)
+	}
+}
+
+// crdHandler answers a GET of a CustomResourceDefinition with the built-in CRD
+// of that name from channel, or 404.
+func crdHandler(t *testing.T, channel string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		name := r.PathValue("name") // resource.group
+		resource, group, _ := strings.Cut(name, ".")
+		data, err := os.ReadFile(filepath.Join("..", "admit", "crds", "v1.6.3", channel, group+"_"+resource+".yaml"))
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		js, err := yaml.YAMLToJSON(data)
+		if err != nil {
+			t.Error(err)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(js)
+	}
+}
+
+const crdPath = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/{name}"
+
+// TestClusterAdmissionUsesTheServedCRDs: a cluster's objects are held to the
+// CRDs it serves. One those refuse (a field of the experimental channel, on a
+// cluster with the standard channel's CRDs) was stored all the same: it stays
+// in the model, and its refusal is recorded as a stored object's.
+func TestClusterAdmissionUsesTheServedCRDs(t *testing.T) {
+	srv := fakecluster.New(t, map[string]http.HandlerFunc{
+		crdPath: crdHandler(t, "standard"),
+		"httproutes": fakecluster.Items(
+			`{"apiVersion":"gateway.networking.k8s.io/v1","kind":"HTTPRoute","metadata":{"name":"fine","namespace":"apps"},"spec":{"parentRefs":[{"name":"gw"}]}}`,
+			`{"apiVersion":"gateway.networking.k8s.io/v1","kind":"HTTPRoute","metadata":{"name":"experimental","namespace":"apps"},"spec":{"useDefaultGateways":"All"}}`),
+	})
+	m, err := Cluster(context.Background(), ClusterOptions{Config: srv.Config(10 * time.Second)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Routes) != 2 {
+		t.Fatalf("%d routes, want both: the cluster holds them", len(m.Routes))
+	}
+	if m.Admission == nil || m.Admission.CRDs != "Gateway API v1.6.3 standard channel, from the cluster" || m.Admission.Note != "" {
+		t.Fatalf("admission %+v, want the cluster's standard-channel CRDs", m.Admission)
+	}
+	want := []model.Refusal{{
+		Object: model.Ref{Kind: "HTTPRoute", Namespace: "apps", Name: "experimental"}, APIVersion: "gateway.networking.k8s.io/v1",
+		Source: model.Source{File: "cluster"}, Stored: true,
+		Reason: `HTTPRoute in version "v1" cannot be handled as a HTTPRoute: strict decoding error: unknown field "spec.useDefaultGateways"`,
+		Errors: []model.FieldError{{Field: "spec.useDefaultGateways", Message: "unknown field", Source: model.Source{File: "cluster"}}},
+	}}
+	if !reflect.DeepEqual(m.Admission.Refused, want) {
+		t.Errorf("refused:\n got %+v\nwant %+v", m.Admission.Refused, want)
+	}
+	if len(m.Unreadable) != 0 {
+		t.Errorf("unreadable %+v", m.Unreadable)
+	}
+}
+
+// TestClusterAdmissionWithoutCRDs: an identity that may not read the CRDs gets
+// the built-in ones, and a warning that says so; --admission=false reads no
+// CRD at all.
+func TestClusterAdmissionWithoutCRDs(t *testing.T) {
+	srv := fakecluster.New(t, map[string]http.HandlerFunc{crdPath: fakecluster.Forbidden, "gateways": fakecluster.Items(gatewayJSON)})
+	m, err := Cluster(context.Background(), ClusterOptions{Config: srv.Config(10 * time.Second)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Admission == nil || m.Admission.CRDs != "Gateway API v1.6.3 experimental channel, built in" || !strings.Contains(m.Admission.Note, "may not read customresourcedefinitions.apiextensions.k8s.io") {
+		t.Errorf("admission %+v, want the built-in CRDs and a note", m.Admission)
+	}
+	if len(m.Unreadable) != 1 || m.Unreadable[0].Kind != "CustomResourceDefinition" || !strings.Contains(m.Unreadable[0].Reason, "validated against the Gateway API v1.6.3 experimental channel, built in instead") {
+		t.Errorf("Unreadable = %+v, want the CRDs, forbidden", m.Unreadable)
+	}
+	if len(m.Gateways) != 1 || len(m.Admission.Refused) != 0 {
+		t.Errorf("%d Gateways, refused %+v: want the Gateway, admitted (its list item names no kind: the list's is taken)", len(m.Gateways), m.Admission.Refused)
+	}
+
+	m, err = Cluster(context.Background(), ClusterOptions{Config: srv.Config(10 * time.Second), Admission: Admission{Off: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.Admission.Off || len(m.Unreadable) != 0 {
+		t.Errorf("admission off: %+v, unreadable %+v", m.Admission, m.Unreadable)
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/kubectl-gwtls/kubectl-gwtls/admit"
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/fastyaml"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
@@ -47,6 +48,10 @@ type decoded struct {
 	objects []object
 	skipped []string
 	err     *Error
+	// refused are the objects the API server refuses (not in objects, unless
+	// a cluster stored them); experimentalOnly the admitted objects that a
+	// cluster with the standard channel's CRDs refuses.
+	refused, experimentalOnly []refusal
 }
 
 // object is one decoded object, its kind, which files it in the model, and its
@@ -61,10 +66,11 @@ type object struct {
 
 func (o object) addTo(m *model.Model) { o.kind.add(m, o.obj) }
 
-// decodeDocument turns one YAML (or JSON) document into typed model objects.
-// bodyLine is the file line the document's text starts on; an error about a
-// field or a YAML syntax error is moved to the line it is on.
-func decodeDocument(src model.Source, bodyLine int, body []byte, defaultNamespace string) decoded {
+// decodeDocument turns one YAML (or JSON) document into typed model objects,
+// admitting the Gateway API objects with adm. bodyLine is the file line the
+// document's text starts on; an error about a field or a YAML syntax error, and
+// each field an admission refusal names, is moved to the line it is on.
+func decodeDocument(src model.Source, bodyLine int, body []byte, defaultNamespace string, adm *admission) decoded {
 	if len(body) > MaxDocumentBytes {
 		return decoded{err: &Error{Source: src, Err: fmt.Errorf("%w: a document of %s, longer than %s, the most one document may hold: split it into several documents (a List's items can each be one)",
 			ErrInputTooLarge, sizeText(int64(len(body))), sizeText(MaxDocumentBytes))}}
@@ -75,9 +81,9 @@ func decodeDocument(src model.Source, bodyLine int, body []byte, defaultNamespac
 	var out decoded
 	if js, h, ok := fastyaml.ToJSON(body); ok {
 		if h.Known {
-			decodeObject(src, js, header{APIVersion: h.APIVersion, Kind: h.Kind}, defaultNamespace, &out)
+			decodeObject(src, js, header{APIVersion: h.APIVersion, Kind: h.Kind}, defaultNamespace, adm, &out)
 		} else {
-			decodeJSON(src, js, defaultNamespace, &out)
+			decodeJSON(src, js, defaultNamespace, adm, &out)
 		}
 	} else {
 		js, err := yaml.YAMLToJSONStrict(body)
@@ -89,12 +95,18 @@ func decodeDocument(src model.Source, bodyLine int, body []byte, defaultNamespac
 			}
 			return decoded{err: e}
 		}
-		decodeJSON(src, js, defaultNamespace, &out)
+		decodeJSON(src, js, defaultNamespace, adm, &out)
 	}
 	if out.err != nil && out.err.field != nil {
 		if line, ok := fieldLine(body, out.err.field); ok {
 			out.err.Source.Line = bodyLine + line - 1
 		}
+	}
+	for i := range out.refused {
+		out.refused[i].placeFields(body, bodyLine)
+	}
+	for i := range out.experimentalOnly {
+		out.experimentalOnly[i].placeFields(body, bodyLine)
 	}
 	if out.err == nil {
 		setListenerLines(body, bodyLine, out.objects)
@@ -108,7 +120,7 @@ type header struct {
 	Items      json.RawMessage `json:"items"`
 }
 
-func decodeJSON(src model.Source, js []byte, defaultNamespace string, out *decoded) {
+func decodeJSON(src model.Source, js []byte, defaultNamespace string, adm *admission, out *decoded) {
 	js = bytes.TrimSpace(js)
 	if len(js) == 0 || string(js) == "null" {
 		return
@@ -123,11 +135,15 @@ func decodeJSON(src model.Source, js []byte, defaultNamespace string, out *decod
 		out.err = &Error{Source: src, Err: fmt.Errorf("field %s: %s", path, msg), field: path}
 		return
 	}
-	decodeObject(src, js, h, defaultNamespace, out)
+	decodeObject(src, js, h, defaultNamespace, adm, out)
 }
 
 // decodeObject decodes one object, or the items of a List, whose header is read.
-func decodeObject(src model.Source, js []byte, h header, defaultNamespace string, out *decoded) {
+// A Gateway API object is admitted first: one the API server refuses is
+// recorded in out.refused instead of decoded, unless a cluster stored it, and
+// one it admits is decoded as the API server stores it, its CRD's defaults
+// applied; Meta.Raw keeps it as written.
+func decodeObject(src model.Source, js []byte, h header, defaultNamespace string, adm *admission, out *decoded) {
 	if h.Kind == "" {
 		out.err = &Error{Source: src, Err: errors.New("document has no kind; every object needs apiVersion and kind")}
 		return
@@ -145,8 +161,8 @@ func decodeObject(src model.Source, js []byte, h header, defaultNamespace string
 			return
 		}
 		for i, item := range items {
-			first := len(out.objects)
-			decodeJSON(src, item, defaultNamespace, out)
+			first, firstRefused, firstWarned := len(out.objects), len(out.refused), len(out.experimentalOnly)
+			decodeJSON(src, item, defaultNamespace, adm, out)
 			if out.err != nil {
 				out.err.field = out.err.field.under(key("items"), index(i))
 				return
@@ -154,16 +170,55 @@ func decodeObject(src model.Source, js []byte, h header, defaultNamespace string
 			for j := first; j < len(out.objects); j++ {
 				out.objects[j].item = i
 			}
+			for j := firstRefused; j < len(out.refused); j++ {
+				out.refused[j].item = i
+			}
+			for j := firstWarned; j < len(out.experimentalOnly); j++ {
+				out.experimentalOnly[j].item = i
+			}
 		}
 		return
 	}
 	group, version := splitAPIVersion(h.APIVersion)
 	k := kindOf[groupKind{group, h.Kind}]
-	if k == nil || !slices.Contains(k.versions, version) {
+	reads := k != nil && slices.Contains(k.versions, version)
+	in := source{js: js}
+	var standard *admit.Refusal // the standard channel's refusal of an admitted object
+	if adm.covers(h.APIVersion) {
+		switch {
+		case adm.validate:
+			v := adm.admitter.Admit(h.APIVersion, h.Kind, js)
+			if !v.Admitted {
+				r := newRefusal(src, h, v.Refusal, adm.refusedNamespace(h, js, defaultNamespace), metadataName(js))
+				r.Stored, r.StandardAdmits = adm.stored, v.StandardAdmits
+				out.refused = append(out.refused, r)
+				if !adm.stored {
+					return // it does not exist
+				}
+				break
+			}
+			in.obj, standard = v.Object, v.Standard
+		case reads && !adm.stored:
+			if in.defaults = adm.typedDefaults(h.APIVersion, h.Kind, group, k.versions[0]); in.defaults == nil {
+				in.obj = adm.defaults(h.APIVersion, h.Kind, group, k.versions[0], js)
+			}
+		}
+	}
+	if !reads {
+		if standard != nil {
+			out.experimentalOnly = append(out.experimentalOnly, newRefusal(src, h, *standard, adm.refusedNamespace(h, js, defaultNamespace), metadataName(js)))
+		}
 		out.skipped = append(out.skipped, h.APIVersion+"/"+h.Kind)
 		return
 	}
-	obj, om, meta, err := k.decode(js)
+	obj, om, meta, err := k.decode(in)
+	if err != nil && in.obj != nil {
+		// The object as the API server would store it does not fit the type
+		// (admission is off, or the CRDs are not the module's): the error is
+		// told about the object as written.
+		in.obj = nil
+		obj, om, meta, err = k.decode(in)
+	}
 	if err != nil {
 		path, msg := fieldProblem(h.Kind, js, err)
 		if path != nil {
@@ -178,6 +233,9 @@ func decodeObject(src model.Source, js []byte, h header, defaultNamespace string
 	}
 	*meta = model.Meta{APIVersion: h.APIVersion, Kind: h.Kind, Source: src, Raw: js}
 	out.objects = append(out.objects, object{kind: k, obj: obj, namespace: om.GetNamespace(), name: om.GetName(), item: -1})
+	if standard != nil {
+		out.experimentalOnly = append(out.experimentalOnly, newRefusal(src, h, *standard, om.GetNamespace(), om.GetName()))
+	}
 }
 
 func splitAPIVersion(av string) (group, version string) {

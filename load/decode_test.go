@@ -11,14 +11,16 @@ import (
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
 
-// loadYAML writes content to a file named name in a fresh folder and loads it.
+// loadYAML writes content to a file named name in a fresh folder and loads it
+// with admission off: these tests are about the loader's own decoding, of
+// objects smaller than the API server admits (admission_test.go admits).
 func loadYAML(t *testing.T, name, content string) (*model.Model, string, error) {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m, err := Files(FileOptions{Filenames: []string{p}})
+	m, err := Files(FileOptions{Filenames: []string{p}, Admission: Admission{Off: true}})
 	return m, p, err
 }
 
@@ -472,8 +474,9 @@ func TestDecodeJSONFiles(t *testing.T) {
 }
 
 // TestDecodeDefaultsParentRefs: a parentRef's group and kind are defaulted as
-// the API server defaults them (ParentReference's kubebuilder defaults), for
-// every route kind; what is written is kept, the empty (core) group included.
+// the API server defaults them (ParentReference's kubebuilder defaults, applied
+// from the CRDs even with admission off), for every route kind; what is
+// written is kept, the empty (core) group included.
 func TestDecodeDefaultsParentRefs(t *testing.T) {
 	var docs []string
 	for _, kind := range []string{"HTTPRoute", "GRPCRoute", "TLSRoute", "TCPRoute", "UDPRoute"} {

@@ -15,20 +15,24 @@ var ErrNothingToAnalyze = errors.New("no Gateway API object to analyze")
 
 // NothingToAnalyze returns an error that says what m holds when m holds no
 // Gateway API object (GatewayClass, Gateway, ListenerSet, route,
-// ReferenceGrant, BackendTLSPolicy or mesh), and nil when it holds one. A CI
-// gate must not pass because it read nothing: an empty file, a folder of
-// other files, a cluster where every kind is forbidden. Whether an empty
-// input is expected is the caller's to say.
+// ReferenceGrant, BackendTLSPolicy or mesh) nor one the API server refuses,
+// and nil when it holds one. A CI gate must not pass because it read nothing:
+// an empty file, a folder of other files, a cluster where every kind is
+// forbidden. Whether an empty input is expected is the caller's to say.
 func NothingToAnalyze(m *model.Model) error {
 	if len(m.GatewayClasses)+len(m.Gateways)+len(m.ListenerSets)+len(m.Routes)+
 		len(m.ReferenceGrants)+len(m.BackendTLSPolicies)+len(m.Meshes) > 0 {
 		return nil
 	}
+	if m.Admission != nil && len(m.Admission.Refused) > 0 {
+		return nil // the refusals are the findings
+	}
 	var held []string
 	for _, k := range []struct {
 		kind string
 		n    int
-	}{{"Namespace", len(m.Namespaces)}, {"Service", len(m.Services)}, {"Secret", len(m.Secrets)}, {"ConfigMap", len(m.ConfigMaps)}} {
+	}{{"Namespace", len(m.Namespaces)}, {"Service", len(m.Services)}, {"Secret", len(m.Secrets)}, {"ConfigMap", len(m.ConfigMaps)},
+		{"Ingress", len(m.Ingresses)}, {"IngressClass", len(m.IngressClasses)}} {
 		if k.n > 0 {
 			held = append(held, fmt.Sprintf("%s (%d)", k.kind, k.n))
 		}

@@ -26,6 +26,7 @@ func TestNothingToAnalyze(t *testing.T) {
 		{"only comments", "# nothing here\n---\n# nor here\n", "the input holds no Kubernetes object"},
 		{"an empty List", "apiVersion: v1\nkind: List\nitems: []\n", "the input holds no Kubernetes object"},
 		{"only objects the engine reads beside Gateway API ones", cm("a") + "---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n", "it holds only Secret (1), ConfigMap (1)"},
+		{"only an Ingress migration's base", "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: i\n", "it holds only Ingress (1)"},
 		{"only kinds the tool does not analyze", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\n", "objects of kinds this tool does not analyze: apps/v1/Deployment (1)"},
 		{"one GatewayClass", "apiVersion: gateway.networking.k8s.io/v1\nkind: GatewayClass\nmetadata:\n  name: c\n", ""},
 		{"one route", "apiVersion: gateway.networking.k8s.io/v1\nkind: TCPRoute\nmetadata:\n  name: r\n", ""},

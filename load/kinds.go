@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
@@ -31,12 +32,12 @@ const (
 	clusterScoped
 )
 
-// codec turns one object's JSON into its model object and files that in the model.
+// codec turns one object into its model object and files that in the model.
 type codec struct {
 	// decode reads one object into its model object. It also returns what
 	// decodeObject completes: the object's metadata (name checked, namespace
 	// defaulted) and its model.Meta.
-	decode func(js []byte) (obj any, om metav1.Object, meta *model.Meta, err error)
+	decode func(in source) (obj any, om metav1.Object, meta *model.Meta, err error)
 	// add appends an object decode returned to its list in the model.
 	add func(m *model.Model, obj any)
 }
@@ -63,11 +64,45 @@ var kinds = []kind{
 	// TLSRoute backendRefs); a cluster without the Multi-Cluster Services CRDs
 	// serves none and is not asked.
 	{"multicluster.x-k8s.io", "ServiceImport", "serviceimports", []string{"v1alpha1"}, namespaced, serviceImport},
+	// An Ingress migration's base (package ingress): the engine does not
+	// analyze them. A cluster is asked for them only when
+	// ClusterOptions.Ingress says so; networking.k8s.io/v1beta1 and
+	// extensions/v1beta1 Ingresses (removed in Kubernetes 1.22) are skipped.
+	{ingressGroup, "Ingress", "ingresses", []string{"v1"}, namespaced, typedObject(func(m *model.Model) *[]*model.Ingress { return &m.Ingresses })},
+	{ingressGroup, "IngressClass", "ingressclasses", []string{"v1"}, clusterScoped, typedObject(func(m *model.Model) *[]*model.IngressClass { return &m.IngressClasses })},
 	// GEP-3792's Mesh is provisional: the GEP shows it as networking.x-k8s.io/v1
 	// Mesh and the module ships gateway.networking.x-k8s.io/v1alpha1 XMesh. Both
 	// are read from files only: a cluster is not asked for them.
 	{"networking.x-k8s.io", "Mesh", "", []string{"v1", "v1alpha1"}, clusterScoped, mesh},
 	{"gateway.networking.x-k8s.io", "XMesh", "", []string{"v1", "v1alpha1"}, clusterScoped, mesh},
+}
+
+// ingressGroup is the API group of Ingress and IngressClass.
+const ingressGroup = "networking.k8s.io"
+
+// source is one object for a codec to read: as the API server would store
+// it, when admission gave it, else its JSON as written.
+type source struct {
+	js  []byte
+	obj map[string]any
+	// defaults, when set, applies the CRD's defaults to the object decoded
+	// from js (admit.Admitter.TypedDefaults).
+	defaults func(v any)
+}
+
+// into decodes the object into v. The admitted object is converted without a
+// round trip through JSON: that would cost more than the decoding it replaces.
+func (s source) into(v any) error {
+	if s.obj != nil {
+		return runtime.DefaultUnstructuredConverter.FromUnstructured(s.obj, v)
+	}
+	if err := json.Unmarshal(s.js, v); err != nil {
+		return err
+	}
+	if s.defaults != nil {
+		s.defaults(v)
+	}
+	return nil
 }
 
 type groupKind struct{ group, kind string }
@@ -88,9 +123,9 @@ func typedObject[T any, P interface {
 	metav1.Object
 }](list func(*model.Model) *[]*model.Object[T]) codec {
 	return codec{
-		decode: func(js []byte) (any, metav1.Object, *model.Meta, error) {
+		decode: func(in source) (any, metav1.Object, *model.Meta, error) {
 			o := &model.Object[T]{Obj: new(T)}
-			if err := json.Unmarshal(js, o.Obj); err != nil {
+			if err := in.into(o.Obj); err != nil {
 				return nil, nil, nil, err
 			}
 			return o, P(o.Obj), &o.Meta, nil
@@ -107,8 +142,8 @@ func typedObject[T any, P interface {
 func secret() codec {
 	c := typedObject(func(m *model.Model) *[]*model.Secret { return &m.Secrets })
 	decode := c.decode
-	c.decode = func(js []byte) (any, metav1.Object, *model.Meta, error) {
-		obj, om, meta, err := decode(js)
+	c.decode = func(in source) (any, metav1.Object, *model.Meta, error) {
+		obj, om, meta, err := decode(in)
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -129,14 +164,13 @@ func secret() codec {
 // kind-independent model.Route, and every kind's routes share the model's list.
 func route[R any](view func(*R) model.Route) codec {
 	return codec{
-		decode: func(js []byte) (any, metav1.Object, *model.Meta, error) {
+		decode: func(in source) (any, metav1.Object, *model.Meta, error) {
 			r := new(R)
-			if err := json.Unmarshal(js, r); err != nil {
+			if err := in.into(r); err != nil {
 				return nil, nil, nil, err
 			}
 			out := new(model.Route)
 			*out = view(r)
-			out.ParentRefs = parentRefs(out.ParentRefs)
 			return out, &out.ObjectMeta, &out.Meta, nil
 		},
 		add: func(m *model.Model, obj any) { m.Routes = append(m.Routes, obj.(*model.Route)) },
@@ -234,28 +268,6 @@ func grpcFilters(fs []gwv1.GRPCRouteFilter) []gwv1.HTTPRouteFilter {
 	}
 	return out
 }
-
-// parentRefs defaults each parentRef's group and kind as the API server does
-// (ParentReference's +kubebuilder:default markers: gateway.networking.k8s.io and
-// Gateway), so that a route read from a file is the route a cluster holds, and
-// a route's status can echo its parentRefs without copying them. The defaults
-// are shared values: nothing writes through a parentRef's group or kind.
-func parentRefs(refs []gwv1.ParentReference) []gwv1.ParentReference {
-	for i := range refs {
-		if refs[i].Group == nil {
-			refs[i].Group = &defaultParentGroup
-		}
-		if refs[i].Kind == nil {
-			refs[i].Kind = &defaultParentKind
-		}
-	}
-	return refs
-}
-
-var (
-	defaultParentGroup = gwv1.Group(gwv1.GroupName)
-	defaultParentKind  = gwv1.Kind("Gateway")
-)
 
 // nonNil keeps "kind has hostnames but none are set" distinct from "kind has no
 // hostnames" only through Route.HasHostnames; the slice itself may be empty.

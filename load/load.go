@@ -25,6 +25,9 @@ type FileOptions struct {
 	// MaxInputBytes bounds the bytes read from every file, standard input and
 	// the kustomize build together; 0 means DefaultMaxInputBytes.
 	MaxInputBytes int64
+	// Admission says how the Gateway API objects are admitted; the zero value
+	// holds them to the built-in CRDs.
+	Admission Admission
 }
 
 // input is one stream of YAML and the name it is reported under.
@@ -42,6 +45,10 @@ func Files(opts FileOptions) (*model.Model, error) {
 	}
 	if opts.DefaultNamespace == "" {
 		opts.DefaultNamespace = "default"
+	}
+	adm, err := opts.Admission.resolve(false)
+	if err != nil {
+		return nil, err
 	}
 	files, err := listFiles(opts.Filenames, opts.Recursive)
 	if err != nil {
@@ -63,7 +70,7 @@ func Files(opts FileOptions) (*model.Model, error) {
 		}
 		inputs = append(inputs, in)
 	}
-	return decodeInputs(inputs, opts.DefaultNamespace)
+	return decodeInputs(inputs, opts.DefaultNamespace, adm)
 }
 
 // sourceDocument is one document of an input and where it is.
@@ -73,9 +80,10 @@ type sourceDocument struct {
 	body     []byte
 }
 
-// decodeInputs decodes named YAML streams into one model. Documents are decoded on every
-// core; the model keeps input order, so the result does not depend on scheduling.
-func decodeInputs(inputs []input, defaultNamespace string) (*model.Model, error) {
+// decodeInputs decodes named YAML streams into one model, admitting the Gateway
+// API objects with adm. Documents are decoded on every core; the model keeps
+// input order, so the result does not depend on scheduling.
+func decodeInputs(inputs []input, defaultNamespace string, adm *admission) (*model.Model, error) {
 	var docs []sourceDocument
 	for _, in := range inputs {
 		for _, d := range splitDocuments(in.data) {
@@ -91,7 +99,7 @@ func decodeInputs(inputs []input, defaultNamespace string) (*model.Model, error)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = decodeDocument(docs[i].src, docs[i].bodyLine, docs[i].body, defaultNamespace)
+				results[i] = decodeDocument(docs[i].src, docs[i].bodyLine, docs[i].body, defaultNamespace, adm)
 			}
 		}()
 	}
@@ -109,7 +117,7 @@ func decodeInputs(inputs []input, defaultNamespace string) (*model.Model, error)
 	if err := duplicateObjects(docs, results); err != nil {
 		return nil, err
 	}
-	m := &model.Model{Skipped: map[string]int{}}
+	m := &model.Model{Skipped: map[string]int{}, Admission: adm.report}
 	for _, r := range results {
 		for _, s := range r.skipped {
 			m.Skipped[s]++
@@ -117,6 +125,7 @@ func decodeInputs(inputs []input, defaultNamespace string) (*model.Model, error)
 		for _, o := range r.objects {
 			o.addTo(m)
 		}
+		adm.record(r)
 	}
 	return m, nil
 }

@@ -1,8 +1,6 @@
 package load
 
 import (
-	"encoding/json"
-
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
@@ -11,19 +9,14 @@ import (
 // mesh reads a GEP-3792 Mesh or XMesh. Its fields are provisional: only its
 // metadata is typed, and the engine reads the rest from Meta.Raw.
 var mesh = codec{
-	decode: func(js []byte) (any, metav1.Object, *model.Meta, error) {
+	decode: func(in source) (any, metav1.Object, *model.Meta, error) {
 		var obj struct {
-			Metadata json.RawMessage `json:"metadata"`
+			Metadata metav1.ObjectMeta `json:"metadata"`
 		}
-		if err := json.Unmarshal(js, &obj); err != nil {
+		if err := in.into(&obj); err != nil {
 			return nil, nil, nil, err
 		}
-		out := &model.Mesh{}
-		if len(obj.Metadata) > 0 {
-			if err := json.Unmarshal(obj.Metadata, &out.ObjectMeta); err != nil {
-				return nil, nil, nil, err
-			}
-		}
+		out := &model.Mesh{ObjectMeta: obj.Metadata}
 		return out, &out.ObjectMeta, &out.Meta, nil
 	},
 	add: func(m *model.Model, obj any) { m.Meshes = append(m.Meshes, obj.(*model.Mesh)) },

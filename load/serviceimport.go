@@ -1,8 +1,6 @@
 package load
 
 import (
-	"encoding/json"
-
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
@@ -11,11 +9,11 @@ import (
 // serviceImport reads a ServiceImport's identity: a backendRef to one needs
 // only to know that it exists.
 var serviceImport = codec{
-	decode: func(js []byte) (any, metav1.Object, *model.Meta, error) {
+	decode: func(in source) (any, metav1.Object, *model.Meta, error) {
 		var obj struct {
 			Metadata metav1.ObjectMeta `json:"metadata"`
 		}
-		if err := json.Unmarshal(js, &obj); err != nil {
+		if err := in.into(&obj); err != nil {
 			return nil, nil, nil, err
 		}
 		out := &model.ServiceImport{ObjectMeta: obj.Metadata}

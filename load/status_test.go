@@ -105,11 +105,11 @@ func TestDecodeKeepsWrittenStatus(t *testing.T) {
 		{"gateway.networking.k8s.io/v1", "Gateway", `{"metadata":{"name":"gw","namespace":"infra","generation":3},"spec":{"gatewayClassName":"gc","listeners":[{"name":"http","port":80,"protocol":"HTTP"}]},"status":{"attachedListenerSets":1,"conditions":[{"type":"Accepted","status":"True","reason":"Accepted","observedGeneration":2,"lastTransitionTime":"2026-01-01T00:00:00Z","message":""}],"listeners":[{"name":"http","attachedRoutes":4,"supportedKinds":[{"kind":"HTTPRoute"}],"conditions":[]}]}}`},
 		{"gateway.networking.k8s.io/v1", "HTTPRoute", `{"metadata":{"name":"r","namespace":"apps","generation":2},"spec":{"parentRefs":[{"name":"gw","namespace":"infra"}]},"status":{"parents":[{"parentRef":{"name":"gw","namespace":"infra"},"controllerName":"example.com/c","conditions":[{"type":"Accepted","status":"False","reason":"NotAllowedByListeners","observedGeneration":1,"lastTransitionTime":"2026-01-01T00:00:00Z","message":""}]}]}}`},
 	} {
-		objs, err := decodePage([]json.RawMessage{json.RawMessage(doc.item)}, header{APIVersion: doc.apiVersion, Kind: doc.kind})
+		objs, err := decodePage([]json.RawMessage{json.RawMessage(doc.item)}, header{APIVersion: doc.apiVersion, Kind: doc.kind}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, o := range objs {
+		for _, o := range objs.objects {
 			o.addTo(page)
 		}
 	}

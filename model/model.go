@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
@@ -100,6 +101,11 @@ type (
 	ConfigMap        = Object[corev1.ConfigMap]
 	Service          = Object[corev1.Service]
 	Namespace        = Object[corev1.Namespace]
+	// Ingress and IngressClass are not analyzed by the engine: they are the
+	// base of an Ingress migration, which package ingress reads into a
+	// serving table to compare with a Gateway API configuration's.
+	Ingress      = Object[networkingv1.Ingress]
+	IngressClass = Object[networkingv1.IngressClass]
 )
 
 // Mesh is a provisional GEP-3792 Mesh (networking.x-k8s.io/v1 Mesh, or
@@ -191,12 +197,68 @@ type Model struct {
 	Namespaces         []*Namespace
 	Meshes             []*Mesh
 	ServiceImports     []*ServiceImport
+	Ingresses          []*Ingress
+	IngressClasses     []*IngressClass
 
 	// Skipped counts objects of kinds the tool does not analyze, by apiVersion/kind.
 	Skipped map[string]int
 	// Unreadable lists what the loader could not read and why (for example a kind the
 	// identity may not list in a cluster). The engine reports these as skipped checks.
 	Unreadable []Unreadable
+	// Admission is what the API server's admission of the Gateway API objects
+	// found; nil when the loader did not judge it.
+	Admission *Admission
+}
+
+// Admission is what validating the Gateway API objects against their CRDs, as
+// the API server does, found. The engine reports every Refusal; objects it
+// refuses from manifests are not in the model, and what refers to them says why.
+type Admission struct {
+	// CRDs says which CRDs the objects were held to: "Gateway API v1.6.3
+	// experimental channel, built in".
+	CRDs string
+	// Note says why the CRDs are not the ones the input asked for, when they are
+	// not (a cluster identity that may not list CRDs).
+	Note string
+	// Off is set when objects were not validated (the user turned admission
+	// off): the CRDs' defaults were still applied, and nothing was refused.
+	Off bool
+	// Refused are the objects the API server refuses, in input order.
+	Refused []Refusal
+	// ExperimentalOnly are admitted objects that a cluster with the standard
+	// channel's CRDs of the same release refuses.
+	ExperimentalOnly []Refusal
+}
+
+// Refusal is the API server's answer to an object it does not admit.
+type Refusal struct {
+	Object     Ref
+	APIVersion string
+	// Source is where the object starts.
+	Source Source
+	// Reason is the API server's message, as kubectl prints it.
+	Reason string
+	// Errors are the fields the API server names, in its order; none when it
+	// names no field (a version no CRD serves).
+	Errors []FieldError
+	// Stored is set for an object read from a cluster, which stored it under
+	// CRDs that admitted it then: it exists, and it is in the model.
+	Stored bool
+	// StandardAdmits is set when the experimental channel's CRDs refuse the
+	// object and the standard channel's of the same release admit it.
+	StandardAdmits bool
+}
+
+// FieldError is one field the API server names when it refuses an object.
+type FieldError struct {
+	// Field is the API server's path to it (spec.listeners[1].name); empty for
+	// an error about the whole object.
+	Field string
+	// Message is what the API server says of it.
+	Message string
+	// Source is where the field is written, or the object's Source when the
+	// loader cannot tell.
+	Source Source
 }
 
 // Unreadable is a kind (optionally in one namespace) that the loader could not read.

@@ -117,7 +117,7 @@ func catalogRuleOf(e CatalogEntry) catalogRule {
 			if ce.Files == nil {
 				ce.Files = map[string]string{}
 			}
-			ce.Files[name] = describePEM(data)
+			ce.Files[name] = exampleFile(name, data)
 		}
 		for _, a := range ex.AlsoFires {
 			ce.AlsoFires = append(ce.AlsoFires, catalogAlso(a))
@@ -185,9 +185,17 @@ func CatalogMarkdown(w io.Writer, entries []CatalogEntry, command string) error 
 		fmt.Fprintf(bw, "**Example** ([rules/examples/%s](../rules/examples/%s)%s):\n\n", ex.Name, ex.Name, secretNote(ex.Manifest))
 		fmt.Fprintf(bw, "```yaml\n%s\n```\n\n", strings.TrimRight(ShownManifest(ex.Manifest), "\n"))
 		for _, name := range slices.Sorted(maps.Keys(ex.Files)) {
+			if strings.HasSuffix(name, ".yaml") {
+				fmt.Fprintf(bw, "%s, beside it:\n\n```yaml\n%s\n```\n\n", mdCode(name), strings.TrimRight(exampleFile(name, ex.Files[name]), "\n"))
+				continue
+			}
 			fmt.Fprintf(bw, "%s holds %s.\n\n", mdCode(name), mdText(describePEM(ex.Files[name])))
 		}
-		fmt.Fprintf(bw, "`%s analyze -f %s %s` reports:\n\n", command, ex.Name, args)
+		verb := "analyze"
+		if _, ok := ex.Base(); ok {
+			verb = "diff" // a migration rule's: the example is the head, its --base the Ingresses
+		}
+		fmt.Fprintf(bw, "`%s %s -f %s %s` reports:\n\n", command, verb, ex.Name, args)
 		for _, f := range e.Findings {
 			where := mdCell(f.Object.String())
 			if f.Field != "" {
@@ -217,3 +225,13 @@ func secretNote(manifest string) string {
 
 // mdText escapes prose for Markdown outside tables.
 func mdText(s string) string { return mdEscape.Replace(TerminalLines(s)) }
+
+// exampleFile is how the catalog shows a file beside an example: a manifest
+// (a migration example's Ingress base) as its Secrets abbreviated, else the
+// PEM it holds, described.
+func exampleFile(name string, data []byte) string {
+	if strings.HasSuffix(name, ".yaml") {
+		return ShownManifest(string(data))
+	}
+	return describePEM(data)
+}

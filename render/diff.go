@@ -125,6 +125,11 @@ func (r DiffReport) JSON(w io.Writer) error {
 			return err
 		}
 	}
+	if r.Migration != nil {
+		if err := field("migration", r.Migration); err != nil {
+			return err
+		}
+	}
 	for _, a := range []struct {
 		name string
 		n    int
@@ -152,6 +157,13 @@ func (r DiffReport) Table(w io.Writer, st Style) error {
 	if n := r.Summary.Kinds[change.Takeover]; n > 0 {
 		fmt.Fprintf(bw, "%s a route in another namespace now takes a hostname another route served (see Takeover below)\n\n",
 			st.paint(errorStyle, "⚠ "+plural(n, "takeover")+":"))
+	}
+	if m := r.Migration; m != nil {
+		style := okStyle
+		if !m.Same {
+			style = errorStyle
+		}
+		fmt.Fprintf(bw, "%s %s\n\n", st.paint(boldStyle, "Ingress migration:"), st.paint(style, m.Verdict))
 	}
 	sections := []struct {
 		title  string

@@ -11,9 +11,12 @@ import (
 
 // GitHubAnnotations writes one GitHub Actions workflow command per regression
 // (new findings included), at its severity: on head's file and line where the
-// change is in a file of head; without a file for a change only base has (a
-// removed route: its lines are not in the pull request's files). It writes
-// nothing else.
+// change is in a file of head; for a change only base has, on the head object
+// it relates to when it has one (an Ingress migration's finding: the Gateway
+// API object that decides the request), else without a file (a removed
+// route: its lines are not in the pull request's files). It writes nothing
+// else, but for an Ingress migration its verdict, as a notice (its
+// differences are findings, annotated at their own severity).
 func (r DiffReport) GitHubAnnotations(w io.Writer) error {
 	var b strings.Builder
 	annotate := func(c *change.Change, title, msg string) {
@@ -22,6 +25,15 @@ func (r DiffReport) GitHubAnnotations(w io.Writer) error {
 			props = append(props, "file="+escapeGitHubProperty(file))
 			if c.Source.Line > 0 {
 				props = append(props, "line="+strconv.Itoa(c.Source.Line))
+			}
+		} else if c.Related != nil {
+			// A base-side change with a head object (an Ingress migration's
+			// finding): on the head's lines, which the pull request holds.
+			if file, ok := sourceFile(*c.Related); ok {
+				props = append(props, "file="+escapeGitHubProperty(file))
+				if c.Related.Line > 0 {
+					props = append(props, "line="+strconv.Itoa(c.Related.Line))
+				}
 			}
 		}
 		if c.Side == change.Base && c.Source != nil && c.Source.String() != "" {
@@ -46,6 +58,9 @@ func (r DiffReport) GitHubAnnotations(w io.Writer) error {
 			}
 			annotate(c, string(f.Finding.Rule.ID), msg)
 		}
+	}
+	if m := r.Migration; m != nil {
+		fmt.Fprintf(&b, "::notice title=%s::%s\n", escapeGitHubProperty("gwtls diff: Ingress migration"), escapeGitHubData(m.Verdict))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

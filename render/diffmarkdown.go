@@ -42,6 +42,13 @@ func (r DiffReport) Markdown(w io.Writer, opts MarkdownOptions) error {
 	} else {
 		fmt.Fprintf(&b, "Passes `--fail-on %s`.\n\n", r.FailOn)
 	}
+	if m := r.Migration; m != nil {
+		mark := "✅"
+		if !m.Same {
+			mark = "❌"
+		}
+		fmt.Fprintf(&b, "**Ingress migration:** %s %s\n\n", mark, mdCell(m.Verdict))
+	}
 	cut := 0
 	rows := func(out *strings.Builder, row string) {
 		if b.Len()+out.Len()+len(row) > markdownBudget {
@@ -213,7 +220,16 @@ func (r DiffReport) mdChangeSource(c *change.Change, sourceURL string) string {
 		return "—"
 	}
 	if c.Side == change.Base {
-		return mdCode(src.String()) + " (base)"
+		base := mdCode(src.String()) + " (base)"
+		// An Ingress migration's finding: the head object that decides it,
+		// linked as head's sources are.
+		if rel := c.Related; rel != nil && rel.String() != "" {
+			if _, ok := sourceFile(*rel); ok {
+				return base + ", " + mdSource(*rel, sourceURL)
+			}
+			return base + ", " + mdCode(rel.String())
+		}
+		return base
 	}
 	if _, ok := sourceFile(src); !ok {
 		return mdCode(src.String())

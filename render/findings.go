@@ -26,6 +26,7 @@ type Report struct {
 	APIVersion string            `json:"apiVersion"`
 	Kind       string            `json:"kind"`
 	Summary    Summary           `json:"summary"`
+	Admission  *Admission        `json:"admission,omitempty"`
 	Findings   []analyze.Finding `json:"findings"`
 	// Suppressed are the findings the manifest suppresses, each with its
 	// suppression. Text, JSON, YAML and GitHub output list them only with
@@ -37,6 +38,39 @@ type Report struct {
 	Unreadable     []model.Unreadable `json:"unreadable,omitempty"`
 
 	baseline *analyze.BaselineComparison
+}
+
+// Admission says which CRDs the Gateway API objects were held to, as the API
+// server would hold them, and how many it refuses.
+type Admission struct {
+	// Enabled is false when the user turned admission off: nothing was
+	// validated, and the CRDs' defaults were applied all the same.
+	Enabled bool `json:"enabled"`
+	// CRDs names them: "Gateway API v1.6.3 experimental channel, built in".
+	CRDs string `json:"crds"`
+	// Note says why they are not the ones asked for, when they are not.
+	Note string `json:"note,omitempty"`
+	// Refused counts the objects the API server refuses.
+	Refused int `json:"refused"`
+}
+
+func newAdmission(a *model.Admission) *Admission {
+	if a == nil {
+		return nil
+	}
+	return &Admission{Enabled: !a.Off, CRDs: a.CRDs, Note: a.Note, Refused: len(a.Refused)}
+}
+
+// String says it in one line, for the table's summary and the Markdown report.
+func (a *Admission) String() string {
+	if !a.Enabled {
+		return "off; the defaults of " + a.CRDs + " applied"
+	}
+	s := a.CRDs
+	if a.Note != "" {
+		s += " (" + a.Note + ")"
+	}
+	return s + "; " + plural(a.Refused, "object") + " refused"
 }
 
 // Summary counts what was analyzed and found. Errors, Warnings and Info count
@@ -89,7 +123,7 @@ type RouteOnSNI struct {
 // NewReport builds the report of a Result.
 func NewReport(res *analyze.Result) Report {
 	r := Report{APIVersion: ReportAPIVersion, Kind: "Report", Findings: res.Findings, Suppressed: res.Suppressed, Unreadable: res.Model.Unreadable,
-		baseline: res.Baseline}
+		baseline: res.Baseline, Admission: newAdmission(res.Model.Admission)}
 	if r.Findings == nil {
 		r.Findings = []analyze.Finding{}
 	}
@@ -191,6 +225,9 @@ func (r Report) JSON(w io.Writer) error {
 	field("apiVersion", r.APIVersion, false)
 	field("kind", r.Kind, false)
 	field("summary", r.Summary, false)
+	if r.Admission != nil {
+		field("admission", r.Admission, false)
+	}
 	if err := array("findings", len(r.Findings), func(i int) any { return r.Findings[i] }, false); err != nil {
 		return err
 	}
@@ -240,13 +277,17 @@ func (r Report) YAML(w io.Writer) error {
 		}
 		return nil
 	}
-	steps := []func() error{
+	var steps []func() error
+	if r.Admission != nil {
+		steps = append(steps, func() error { return field("admission", r.Admission) })
+	}
+	steps = append(steps,
 		func() error { return field("apiVersion", r.APIVersion) },
 		func() error { return list("findings", len(r.Findings), func(i int) any { return r.Findings[i] }) },
 		func() error { return field("kind", r.Kind) },
 		func() error { return list("listeners", len(r.Listeners), func(i int) any { return r.Listeners[i] }) },
 		func() error { return field("summary", r.Summary) },
-	}
+	)
 	if suppressed := r.listedSuppressed(); len(suppressed) > 0 {
 		steps = append(steps, func() error { return list("suppressed", len(suppressed), func(i int) any { return suppressed[i] }) })
 	}
@@ -431,6 +472,9 @@ func (r Report) summaryLine(w io.Writer, st Style) error {
 	_, err := fmt.Fprintf(w, "%s: %s, %s, %s; %s, %s, %d info%s\n",
 		st.paint(boldStyle, "analyzed"), plural(s.Objects, "object"), plural(len(r.Listeners), "listener"), plural(routes, "route attachment"),
 		plural(s.Errors, "error"), plural(s.Warnings, "warning"), s.Info, r.notReported())
+	if err == nil && r.Admission != nil {
+		_, err = fmt.Fprintf(w, "%s %s\n", st.paint(boldStyle, "admission:"), r.Admission)
+	}
 	if err == nil && s.Errors == 0 {
 		_, err = fmt.Fprintf(w, "%s\n", verdict)
 	}

@@ -51,6 +51,9 @@ func Markdown(w io.Writer, res *analyze.Result, opts MarkdownOptions) error {
 	fmt.Fprintf(b, "## %s: %s\n\n", mdCell(title), verdict)
 	fmt.Fprintf(b, "| objects | listeners | route attachments | errors | warnings | info |\n|---:|---:|---:|---:|---:|---:|\n")
 	fmt.Fprintf(b, "| %d | %d | %d | %d | %d | %d |\n\n", s.Objects, len(r.Listeners), routes, s.Errors, s.Warnings, s.Info)
+	if r.Admission != nil {
+		fmt.Fprintf(b, "Admission: %s.\n\n", mdCell(r.Admission.String()))
+	}
 	if s.Suppressed > 0 {
 		fmt.Fprintf(b, "%s suppressed in the manifest (%s).\n\n", plural(s.Suppressed, "finding"), mdCode(rules.IgnoreAnnotation))
 	}

@@ -38,6 +38,9 @@ type sarifLog struct {
 type sarifRun struct {
 	Tool    sarifTool     `json:"tool"`
 	Results []sarifResult `json:"results"`
+	// Properties is the run's property bag (SARIF 2.1.0 section 3.8): which
+	// CRDs the objects were admitted against (docs/output.md).
+	Properties map[string]any `json:"properties,omitempty"`
 }
 
 type sarifTool struct {
@@ -165,6 +168,9 @@ func (r Report) SARIF(w io.Writer, toolVersion string) error {
 			Tool:    sarifTool{Driver: sarifDriver{Name: toolName, InformationURI: toolInformationURI, Version: toolVersion, Rules: descriptors}},
 			Results: results,
 		}},
+	}
+	if r.Admission != nil {
+		log.Runs[0].Properties = map[string]any{"admission": r.Admission}
 	}
 	b, err := json.MarshalIndent(log, "", "  ")
 	if err != nil {

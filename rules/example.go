@@ -50,6 +50,17 @@ var withoutExample = map[ID]string{
 		"so no manifest reaches it today; it fires for a set whose keys apply to some of its kinds only.",
 }
 
+// Base is the file an example's --base flag names: a migration rule's example
+// is the Gateway API head of `diff`, and this file beside it the Ingress base.
+func (ex Example) Base() (string, bool) {
+	for i, f := range ex.Flags {
+		if f == "--base" && i+1 < len(ex.Flags) {
+			return ex.Flags[i+1], true
+		}
+	}
+	return "", false
+}
+
 // Example is the rule's minimal failing manifest. A rule without one (see
 // WithoutExample) returns false.
 func (r *Rule) Example() (Example, bool) {

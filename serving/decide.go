@@ -17,7 +17,22 @@ type Request struct {
 	SNI string
 	// Host is the HTTP Host header after TLS is terminated; empty means the SNI.
 	Host string
+	// Path is the request's path. Empty, the request is decided down to the
+	// routes that take its hostname; set, down to the rule that takes it
+	// (Decision.Rule), which a TLS listener's routes do not have.
+	Path string
+	// Method is the HTTP method; empty means GET. It counts only with Path.
+	Method string
+	// Header is a header the request carries that rules may match on (the
+	// X-Forwarded-Proto a load balancer in front adds), by canonical name;
+	// the zero Header is none. It counts only with Path. One is all a
+	// comparison asks, and keeps Request comparable.
+	Header Header
 }
+
+// Header is an HTTP request header: a name (net/http.CanonicalHeaderKey) and
+// its value.
+type Header struct{ Name, Value string }
 
 // Refusal is why a port does not serve a request; Served when it does.
 type Refusal int
@@ -42,6 +57,11 @@ const (
 	NoBackendRefs
 	// NoBackendResolves: none of the route's backendRefs resolves.
 	NoBackendResolves
+	// NoRuleForPath: routes take the hostname, but no rule of theirs matches
+	// the request's path and method (HTTP 404: "When no rules matching a
+	// request have been successfully attached to the parent a request is
+	// coming from, a HTTP 404 status code MUST be returned").
+	NoRuleForPath
 )
 
 func (r Refusal) String() string {
@@ -62,6 +82,8 @@ func (r Refusal) String() string {
 		return "NoBackendRefs"
 	case NoBackendResolves:
 		return "NoBackendResolves"
+	case NoRuleForPath:
+		return "NoRuleForPath"
 	}
 	return fmt.Sprintf("Refusal(%d)", int(r))
 }
@@ -81,11 +103,26 @@ type Decision struct {
 	// Certificate is what a terminating listener presents for the SNI, when the
 	// handshake gets that far.
 	Certificate *Certificate
-	Refusal     Refusal
+	// Rule is the rule that takes a request with a Path, nil otherwise or when
+	// none matches (NoRuleForPath). It may be of a route that takes the
+	// hostname less specifically than Routes, when no rule of theirs matches.
+	Rule *Rule
+	// Match is the match of Rule that takes the request.
+	Match *Match
+	// RegexPath reports that a RegularExpression path match took part in
+	// choosing Rule: its syntax, anchoring and precedence are
+	// implementation-specific (HTTPPathMatch), so the choice is this
+	// package's reading (whole-path RE2), not the specification's.
+	RegexPath bool
+	Refusal   Refusal
 }
 
-// Route is the route that takes the request, nil when none does.
+// Route is the route that takes the request, nil when none does: the Rule's,
+// when the request was decided down to a rule.
 func (d *Decision) Route() *Route {
+	if d.Rule != nil {
+		return d.Rule.Route
+	}
 	if len(d.Routes) == 0 {
 		return nil
 	}
@@ -140,8 +177,36 @@ func (p *Port) Decide(req Request) Decision {
 			return d
 		}
 	}
-	d.Refusal = backendsRefusal(d.Route().Attachment.Route.Backends)
+	if req.Path != "" && l.Protocol != gwv1.TLSProtocolType {
+		if req.Method == "" {
+			req.Method = "GET"
+		}
+		d.Rule, d.Match, d.RegexPath = l.ruleFor(d.Routes, req, hostname.MatchesHost)
+		if d.Rule == nil {
+			d.Refusal = NoRuleForPath
+			return d
+		}
+		d.Refusal = ruleRefusal(d.Rule)
+		return d
+	}
+	d.Refusal = routeRefusal(d.Route())
 	return d
+}
+
+// routeRefusal is Served when a rule of the route answers requests: one of its
+// backendRefs resolves, or a rule redirects (HTTPRequestRedirectFilter: the
+// redirect is the response, and such a rule needs no backendRefs).
+func routeRefusal(r *Route) Refusal {
+	refusal := backendsRefusal(r.Attachment.Route.Backends)
+	if refusal == Served {
+		return refusal
+	}
+	for _, rule := range r.Rules() {
+		if rule.Redirect != nil {
+			return Served
+		}
+	}
+	return refusal
 }
 
 // listenerFor is the listener that takes a request (spec 003 "Listener

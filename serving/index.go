@@ -86,6 +86,35 @@ func (ix *routeIndex) lookup(name string, matches func(pattern, host string) boo
 	return nil, ""
 }
 
+// candidates are the routes that may take name, whatever the specificity:
+// those with a hostname that is the name, a wildcard of one of its parent
+// domains, or match-all (each once); every route when the index does not
+// take the name.
+func (ix *routeIndex) candidates(name string) []*Route {
+	if ix.exact == nil || !lowercaseName(name) {
+		return ix.routes
+	}
+	var out []*Route
+	seen := map[*Route]bool{}
+	add := func(rs []*Route) {
+		for _, r := range rs {
+			if !seen[r] {
+				seen[r] = true
+				out = append(out, r)
+			}
+		}
+	}
+	add(ix.exact[name])
+	for i := 0; i < len(name); i++ {
+		if name[i] == '.' {
+			add(ix.wild[name[i+1:]])
+		}
+	}
+	add(ix.any["*"])
+	add(ix.any[""])
+	return out
+}
+
 // lowercaseName reports whether name is made of lowercase letters, digits,
 // hyphens and dots only: the form the index keys take. Other names (a port,
 // capitals) are scanned, and the hostname package canonicalizes them.

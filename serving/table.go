@@ -11,10 +11,10 @@
 // ordering", "SNI matching", "Host header matching").
 //
 // A row lists every route that takes a hostname, with its backends and the
-// targets its RequestMirror filters copy requests to, but not yet which
-// request each rule takes, nor HTTP-to-HTTPS redirects (a RequestRedirect
-// filter): the model keeps each rule's matches and filters, and those belong
-// in Route beside Backends.
+// targets its RequestMirror filters copy requests to. Each route's rules say
+// which requests they take (path, method, header and query matches) and what
+// answers them (their backends, or a RequestRedirect such as HTTP to HTTPS);
+// a request that names a path is decided down to the rule (Request.Path).
 package serving
 
 import (
@@ -102,6 +102,10 @@ type Route struct {
 	// Hostnames are the intersected hostnames (spec 003) the route serves on the
 	// listener; a single "" means any.
 	Hostnames []string
+	// rules are Rules, read on first use: most rows never ask which rule takes
+	// a path.
+	rules     []*Rule
+	rulesOnce sync.Once
 }
 
 // Backends are the route's backendRefs in rule order, read with the API's

@@ -16,9 +16,13 @@ import (
 
 var now = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
+// analyzeYAML analyzes docs with admission off: these tests hold the engine to
+// spec 003's tables and to its own reasons, and some of their shapes the
+// v1.6.3 CRDs refuse (a TLSRoute without hostnames, rows 15 and 16; two
+// listeners of one Gateway in conflict).
 func analyzeYAML(t *testing.T, docs ...string) *analyze.Result {
 	t.Helper()
-	m, err := load.Files(load.FileOptions{Filenames: []string{"-"}, Stdin: strings.NewReader(strings.Join(docs, "\n---\n"))})
+	m, err := load.Files(load.FileOptions{Filenames: []string{"-"}, Stdin: strings.NewReader(strings.Join(docs, "\n---\n")), Admission: load.Admission{Off: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -15,7 +16,9 @@ import (
 	"github.com/kubectl-gwtls/kubectl-gwtls/apply"
 	"github.com/kubectl-gwtls/kubectl-gwtls/change"
 	"github.com/kubectl-gwtls/kubectl-gwtls/gitrev"
+	"github.com/kubectl-gwtls/kubectl-gwtls/ingress"
 	"github.com/kubectl-gwtls/kubectl-gwtls/load"
+	"github.com/kubectl-gwtls/kubectl-gwtls/migration"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 	"github.com/kubectl-gwtls/kubectl-gwtls/render"
 )
@@ -31,6 +34,13 @@ type DiffOptions struct {
 	FailOn    string
 	Color     string
 	SourceURL string
+	// FromIngress compares the base's Ingresses with head's Gateway API
+	// configuration (an Ingress migration); fromIngressSet says the flag was
+	// given, else the comparison runs when the base holds Ingresses and head
+	// none.
+	FromIngress       bool
+	fromIngressSet    bool
+	IngressController string
 
 	failOn analyze.Severity
 	genericiooptions.IOStreams
@@ -57,6 +67,16 @@ from the repository that holds them: no checkout, no network), or else the curre
 cluster: then the head is the cluster with the files applied, as kubectl apply
 would leave it, and the cluster is read in every namespace unless -n names one.
 
+An Ingress migration (--from-ingress; on by default when the base holds
+networking.k8s.io/v1 Ingresses and the head none): every request the base's Ingress
+paths are served with, as their controller serves them (ingress-nginx or NGINX
+Ingress Controller, by IngressClass, annotations or --ingress-controller), is asked
+of the head's Gateway API configuration. Each difference is a new finding of a
+migration/* rule on the Ingress path (a host or path not served, another backend, a
+redirect, backend TLS, passthrough, certificate or rewrite lost), naming the Gateway
+API object that decides it; the report says when every host and path is served the
+same way. With the cluster as base, its Ingresses and IngressClasses are read too.
+
 Regressions (exit 1 at or above --fail-on): HostnameRemoved, HostnameRefused,
 Takeover, RouteRejected, CoverageLost (error); RouteChanged, CertificateExpiring,
 BackendTLSRemoved (warning); a new finding at its own severity.
@@ -70,7 +90,13 @@ git or connection errors; the same in every output format.`,
   ` + commandName() + ` diff --base old/ -f new/
 
   # What applying deploy/ to the current cluster would do to its traffic
-  ` + commandName() + ` diff -f deploy/`,
+  ` + commandName() + ` diff -f deploy/
+
+  # An Ingress migration: is every host and path of ingress/ served the same way by gateway/?
+  ` + commandName() + ` diff --base ingress/ -f gateway/
+
+  # The cluster's Ingresses against the Gateway API manifests that replace them
+  ` + commandName() + ` diff --from-ingress -f gateway/`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.Complete(cmd, args); err != nil {
@@ -93,6 +119,8 @@ git or connection errors; the same in every output format.`,
 	cmd.Flags().StringVar(&o.FailOn, "fail-on", "error", "exit 1 when a regression has this severity or higher: error, warning, info, none")
 	cmd.Flags().StringVar(&o.Color, "color", "auto", "colour the table: auto (on a terminal, unless NO_COLOR is set), always, never")
 	cmd.Flags().StringVar(&o.SourceURL, "source-url", "", "-o markdown: link head's file:line to URL/FILE#LLINE (e.g. https://github.com/OWNER/REPO/blob/SHA)")
+	cmd.Flags().BoolVar(&o.FromIngress, "from-ingress", false, "compare the base's Ingresses with the head's Gateway API configuration (an Ingress migration); on when the base holds Ingresses and the head none; with the cluster as base, also reads its Ingresses and IngressClasses")
+	cmd.Flags().StringVar(&o.IngressController, "ingress-controller", "", "the controller of base Ingresses whose IngressClass is not in the input: "+strings.Join(ingress.ControllerNames(), " or ")+" (inferred from their annotations by default)")
 	return cmd
 }
 
@@ -103,6 +131,8 @@ func (o *DiffOptions) Complete(cmd *cobra.Command, args []string) error {
 		return usageErrorf("--fail-on: %w", err)
 	}
 	o.failOn = sev
+	o.fromIngressSet = cmd.Flags().Changed("from-ingress")
+	o.Input.Ingress = o.FromIngress
 	return o.Input.Complete()
 }
 
@@ -133,6 +163,9 @@ func (o *DiffOptions) Validate() error {
 	if slices.Contains(o.Base, "-") && slices.Contains(o.Input.filenames, "-") {
 		return usageErrorf("--base - and -f - cannot both read standard input")
 	}
+	if c := o.IngressController; c != "" && !slices.ContainsFunc(ingress.ControllerNames(), func(n string) bool { return strings.EqualFold(n, c) }) {
+		return usageErrorf("--ingress-controller %q: want %s", c, strings.Join(ingress.ControllerNames(), " or "))
+	}
 	return o.Input.Validate()
 }
 
@@ -150,6 +183,13 @@ func (o *DiffOptions) Run(ctx context.Context) error {
 		warn = 30 * 24 * time.Hour // as the engine reads 0
 	}
 	d := change.Compare(base.res, head.res, change.Options{Now: o.Input.now, WarnExpiry: warn})
+	if o.migration(base, head) {
+		it, err := ingress.Build(base.res.Model, ingress.Options{Analyze: o.Input.analyzeOptions(), Controller: o.IngressController})
+		if err != nil {
+			return usageErrorf("%w", err)
+		}
+		d.AddMigration(migration.Compare(it, head.res))
+	}
 	compared := time.Now()
 	report := render.NewDiffReport(d, base.input, head.input, o.failOn)
 	switch o.Output {
@@ -175,6 +215,16 @@ func (o *DiffOptions) Run(ctx context.Context) error {
 		return findingsError{n}
 	}
 	return nil
+}
+
+// migration reports whether the diff compares the base's Ingresses with the
+// head's Gateway API configuration: --from-ingress, else when the base holds
+// Ingresses and the head none (the Ingresses are what the head replaces).
+func (o *DiffOptions) migration(base, head *diffSide) bool {
+	if o.fromIngressSet {
+		return o.FromIngress
+	}
+	return len(base.res.Model.Ingresses) > 0 && len(head.res.Model.Ingresses) == 0
 }
 
 // diffSide is one analyzed side and how long it took.
@@ -213,7 +263,10 @@ func (o *DiffOptions) results(ctx context.Context) (base, head *diffSide, err er
 		hm = apply.Onto(bm, hm, o.Input.now)
 		head.input.From = "cluster+files"
 	}
-	base.input.Objects, head.input.Objects = bm.Len(), hm.Len()
+	// Ingresses and IngressClasses are held beside what the engine analyzes
+	// (an Ingress migration's base), and counted as read.
+	objects := func(m *model.Model) int { return m.Len() + len(m.Ingresses) + len(m.IngressClasses) }
+	base.input.Objects, head.input.Objects = objects(bm), objects(hm)
 	// The loaders' garbage is collected before the engine runs (gc.go).
 	larger := bm
 	if hm.Len() > bm.Len() {

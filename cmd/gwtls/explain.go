@@ -106,7 +106,7 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 		opts.Drift = drift.New(res)
 	}
 	x, err := explain.Explain(res, o.ref, opts)
-	if nf := (*explain.NotFoundError)(nil); errors.As(err, &nf) {
+	if nf := (*explain.NotFoundError)(nil); errors.As(err, &nf) && nf.Refusal == nil {
 		return fmt.Errorf("%w (use -n to pick the namespace)", err)
 	}
 	if err != nil {

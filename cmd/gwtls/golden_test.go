@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -39,10 +40,11 @@ func run(t *testing.T, stdin string, args ...string) (string, string, int) {
 
 // TestGolden runs every case in testdata/golden: NAME.yaml is the input;
 // NAME.status.golden is `render status -o yaml`; NAME.analyze.golden is the
-// `analyze` table followed by the exit code; NAME.simulate.golden is `simulate
-// --all` as a table and as JSON; for an input that carries status (a status
-// dump), NAME.statusdiff.golden is `render status --diff`. Review changes as
-// diffs.
+// `analyze` table followed by the exit code (and, for an input whose leading
+// comment says "# also analyze with: FLAGS", a second run with them);
+// NAME.simulate.golden is `simulate --all` as a table and as JSON; for an
+// input that carries status (a status dump), NAME.statusdiff.golden is
+// `render status --diff`. Review changes as diffs.
 func TestGolden(t *testing.T) {
 	t.Chdir("../..") // sources in the output read testdata/golden/..., as a user's would
 	inputs, err := filepath.Glob("testdata/golden/*.yaml")
@@ -62,8 +64,16 @@ func TestGolden(t *testing.T) {
 			}
 			compareGolden(t, strings.TrimSuffix(in, ".yaml")+".status.golden", status)
 
-			table, stderr, code := run(t, "", append([]string{"analyze", "-f", in, "--now", goldenNow, "--color", "never", "-o", "wide"}, extra...)...)
-			compareGolden(t, strings.TrimSuffix(in, ".yaml")+".analyze.golden", fmt.Sprintf("%s%s--- exit %d\n", stderr, table, code))
+			analyzeArgs := []string{"analyze", "-f", in, "--now", goldenNow, "--color", "never", "-o", "wide"}
+			table, stderr, code := run(t, "", append(analyzeArgs, extra...)...)
+			analysis := fmt.Sprintf("%s%s--- exit %d\n", stderr, table, code)
+			if also := goldenComment(t, in, "# also analyze with:"); also != nil {
+				// The engine's own answer where the API server refuses an
+				// object first.
+				table, stderr, code := run(t, "", append(append(analyzeArgs, extra...), also...)...)
+				analysis += fmt.Sprintf("$ analyze %s\n%s%s--- exit %d\n", strings.Join(also, " "), stderr, table, code)
+			}
+			compareGolden(t, strings.TrimSuffix(in, ".yaml")+".analyze.golden", analysis)
 
 			// render plan in every format
 			var plan strings.Builder
@@ -109,9 +119,11 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// explainable lists KIND/NAME and namespace of every object explain covers.
+// explainable lists KIND/NAME and namespace of every object explain covers:
+// every object the API server admits, unless the input's flags turn admission
+// off.
 func explainable(t *testing.T, path string) [][2]string {
-	m, err := load.Files(load.FileOptions{Filenames: []string{path}})
+	m, err := load.Files(load.FileOptions{Filenames: []string{path}, Admission: goldenAdmission(t, path)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,21 +146,33 @@ func explainable(t *testing.T, path string) [][2]string {
 // carriesStatus reports whether a golden input is a status dump: drift is on
 // for it, and render status --diff is one of its views.
 func carriesStatus(t *testing.T, path string) bool {
-	m, err := load.Files(load.FileOptions{Filenames: []string{path}})
+	m, err := load.Files(load.FileOptions{Filenames: []string{path}, Admission: goldenAdmission(t, path)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return drift.Carried(m)
 }
 
+// goldenAdmission is the admission the input's flags ask for.
+func goldenAdmission(t *testing.T, path string) load.Admission {
+	return load.Admission{Off: slices.Contains(goldenFlags(t, path), "--admission=false")}
+}
+
 // goldenFlags reads extra command-line flags from a leading "# flags: ..." comment.
 func goldenFlags(t *testing.T, path string) []string {
+	return goldenComment(t, path, "# flags:")
+}
+
+// goldenComment reads the words of the leading comment line that starts with
+// prefix: "# flags:" gives every command's extra flags, "# also analyze with:"
+// the flags of a second analyze run that the analyze golden ends with.
+func goldenComment(t *testing.T, path, prefix string) []string {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, line := range strings.Split(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, "# flags:"); ok {
+		if rest, ok := strings.CutPrefix(line, prefix); ok {
 			return strings.Fields(rest)
 		}
 		if !strings.HasPrefix(line, "#") {

@@ -19,6 +19,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"sigs.k8s.io/gateway-api/pkg/consts"
 
+	"github.com/kubectl-gwtls/kubectl-gwtls/admit"
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
 	"github.com/kubectl-gwtls/kubectl-gwtls/config"
 	"github.com/kubectl-gwtls/kubectl-gwtls/drift"
@@ -47,6 +48,11 @@ type InputOptions struct {
 	AllowEmpty bool
 	// MaxInputBytes is --max-input-bytes, a quantity (1Gi).
 	MaxInputBytes string
+	// Admission is --admission: hold Gateway API objects to their CRDs as the
+	// API server does; CRDs is --crds, a folder of CRDs to use instead of the
+	// built-in ones (files) or the cluster's.
+	Admission bool
+	CRDs      string
 	// MaxAttachmentChecks is --max-attachment-checks, the engine's bound on
 	// attaching routes.
 	MaxAttachmentChecks int64
@@ -54,6 +60,9 @@ type InputOptions struct {
 	// AllowMixedTermination: the implementation serves HTTPS and TLS
 	// Passthrough listeners on one port (analyze.Options).
 	AllowMixedTermination bool
+	// Ingress also reads a cluster's Ingresses and IngressClasses (the base
+	// of an Ingress migration; load.ClusterOptions.Ingress).
+	Ingress bool
 
 	filenames []string
 	kustomize string
@@ -68,6 +77,7 @@ type InputOptions struct {
 	newerFeatures []string
 	caBundle      *x509.CertPool
 	maxInputBytes int64
+	admission     load.Admission
 	// namespace is the namespace of the request, resolved once as kubectl does
 	// (-n, else the kubeconfig context's, else "default"): the cluster namespace
 	// to read, the namespace of file objects that name none, and the namespace of
@@ -106,7 +116,7 @@ const (
 
 // NewInputOptions returns InputOptions with kubectl's defaults.
 func NewInputOptions(configFlags *genericclioptions.ConfigFlags) *InputOptions {
-	o := &InputOptions{ConfigFlags: configFlags, ChunkSize: 500, MaxInputBytes: "1Gi", MaxAttachmentChecks: analyze.DefaultMaxAttachmentChecks}
+	o := &InputOptions{ConfigFlags: configFlags, ChunkSize: 500, MaxInputBytes: "1Gi", MaxAttachmentChecks: analyze.DefaultMaxAttachmentChecks, Admission: true}
 	o.FileFlags = &genericclioptions.FileNameFlags{
 		Usage:     "files, folders or - (stdin) with Gateway API manifests; omit -f and -k to read the cluster",
 		Filenames: &o.filenames,
@@ -134,6 +144,8 @@ func (o *InputOptions) AddFlags(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&o.AllowEmpty, "allow-empty", false, "accept an input without any Gateway API object (by default that is an error, exit 2)")
 	cmd.Flags().StringVar(&o.MaxInputBytes, "max-input-bytes", o.MaxInputBytes, "the most one run reads, from files and stdin or from the cluster's responses (a quantity: 512Mi, 2Gi)")
 	cmd.Flags().BoolVar(&o.AllowMixedTermination, "allow-mixed-termination", false, "the implementation serves HTTPS (Terminate) and TLS Passthrough listeners on one port, routing on SNI; without it they conflict, as GEP-2643 says (TLS/Terminate beside TLS/Passthrough is the TLSRouteModeMixed feature)")
+	cmd.Flags().BoolVar(&o.Admission, "admission", o.Admission, "validate Gateway API objects as the API server does (CRD schema and CEL rules) and leave out what it refuses; --admission=false analyzes every object as written, with the CRDs' defaults")
+	cmd.Flags().StringVar(&o.CRDs, "crds", "", "a folder of Gateway API CRDs (a release's config/crd/experimental, or standard-install.yaml) to validate against, instead of the built-in "+admit.Release+" CRDs or a cluster's own")
 	cmd.Flags().Int64Var(&o.MaxAttachmentChecks, "max-attachment-checks", o.MaxAttachmentChecks,
 		"the most attachment checks (one route hostname against one listener its parentRefs select) the analysis makes; routes past it are not attached, each with an analysis/WorkBounded finding")
 }
@@ -228,6 +240,16 @@ func (o *InputOptions) Complete() error {
 		}
 	}
 	o.namespace = requestNamespace(o.ConfigFlags)
+	o.admission = load.Admission{Off: !o.Admission}
+	if o.CRDs != "" {
+		crds, err := admit.FromDir(o.CRDs)
+		if err != nil {
+			return usageErrorf("--crds: %w", err)
+		}
+		if o.admission.Admitter, err = admit.New(crds); err != nil {
+			return usageErrorf("--crds: %w", err)
+		}
+	}
 	return nil
 }
 
@@ -273,7 +295,7 @@ func (o *InputOptions) fromFiles() bool { return len(o.filenames) > 0 || o.kusto
 func (o *InputOptions) Load(ctx context.Context, streams genericiooptions.IOStreams) (*model.Model, error) {
 	if o.fromFiles() {
 		o.limitMemoryToInput()
-		m, err := load.Files(load.FileOptions{Filenames: o.filenames, Recursive: o.recursive, Kustomize: o.kustomize, DefaultNamespace: o.namespace, Stdin: streams.In, MaxInputBytes: o.maxInputBytes})
+		m, err := load.Files(load.FileOptions{Filenames: o.filenames, Recursive: o.recursive, Kustomize: o.kustomize, DefaultNamespace: o.namespace, Stdin: streams.In, MaxInputBytes: o.maxInputBytes, Admission: o.admission})
 		if err != nil {
 			return nil, loadError{err}
 		}
@@ -298,7 +320,7 @@ func (o *InputOptions) Load(ctx context.Context, streams genericiooptions.IOStre
 	if pageSize == 0 {
 		pageSize = -1 // load.Cluster: no limit
 	}
-	m, err := load.Cluster(ctx, load.ClusterOptions{Config: cfg, Namespace: ns, Progress: progress, PageSize: pageSize, MaxInputBytes: o.maxInputBytes})
+	m, err := load.Cluster(ctx, load.ClusterOptions{Config: cfg, Namespace: ns, Progress: progress, PageSize: pageSize, MaxInputBytes: o.maxInputBytes, Admission: o.admission, Ingress: o.Ingress})
 	if err != nil {
 		return nil, loadError{err}
 	}
@@ -379,9 +401,13 @@ func (o *InputOptions) Result(ctx context.Context, streams genericiooptions.IOSt
 
 // Analyze runs the engine with the completed options.
 func (o *InputOptions) Analyze(m *model.Model) *analyze.Result {
-	return analyze.Analyze(m, analyze.Options{Controller: o.Controller, Now: o.now, External: o.external, Features: o.features,
+	return analyze.Analyze(m, o.analyzeOptions())
+}
+
+func (o *InputOptions) analyzeOptions() analyze.Options {
+	return analyze.Options{Controller: o.Controller, Now: o.now, External: o.external, Features: o.features,
 		AllowMixedTermination: o.AllowMixedTermination, WarnExpiry: o.WarnExpiry, CABundle: o.caBundle, Trace: o.trace, TraceOnly: o.traceOnly,
-		MaxAttachmentChecks: o.MaxAttachmentChecks})
+		MaxAttachmentChecks: o.MaxAttachmentChecks}
 }
 
 // skippedSummary tells on stderr which kinds were not analyzed, so a user can see

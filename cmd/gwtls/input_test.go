@@ -85,7 +85,7 @@ func TestInputFlagsRefuseNonsense(t *testing.T) {
 // TestMaxInputBytes: the flag takes a quantity and bounds the run.
 func TestMaxInputBytes(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "big.yaml")
-	content := "apiVersion: gateway.networking.k8s.io/v1\nkind: GatewayClass\nmetadata:\n  name: c\n" + strings.Repeat("# padding\n", 200)
+	content := "apiVersion: gateway.networking.k8s.io/v1\nkind: GatewayClass\nmetadata:\n  name: c\nspec:\n  controllerName: example.com/c\n" + strings.Repeat("# padding\n", 200)
 	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/x509"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -12,8 +14,11 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
+	"github.com/kubectl-gwtls/kubectl-gwtls/change"
 	"github.com/kubectl-gwtls/kubectl-gwtls/config"
+	"github.com/kubectl-gwtls/kubectl-gwtls/ingress"
 	"github.com/kubectl-gwtls/kubectl-gwtls/load"
+	"github.com/kubectl-gwtls/kubectl-gwtls/migration"
 	"github.com/kubectl-gwtls/kubectl-gwtls/render"
 	"github.com/kubectl-gwtls/kubectl-gwtls/rules"
 	"github.com/kubectl-gwtls/kubectl-gwtls/triage"
@@ -138,13 +143,24 @@ func exampleFindings(ex rules.Example) ([]analyze.Finding, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := load.Files(load.FileOptions{Filenames: []string{"-"}, Stdin: strings.NewReader(ex.Manifest), DefaultNamespace: "default"})
-	if err != nil {
-		return nil, err
+	if base, ok := ex.Base(); ok {
+		return migrationExampleFindings(ex, base, now)
 	}
+	files := load.FileOptions{Filenames: []string{"-"}, Stdin: strings.NewReader(ex.Manifest), DefaultNamespace: "default"}
 	opts := analyze.Options{Now: now}
-	for i := 0; i+1 < len(ex.Flags); i += 2 {
-		switch name, value := ex.Flags[i], ex.Flags[i+1]; name {
+	for i := 0; i < len(ex.Flags); i++ {
+		name := ex.Flags[i]
+		if name == "--admission=false" {
+			// What no released CRD admits yet (GEP-3792's provisional
+			// fields) only the engine can judge.
+			files.Admission.Off = true
+			continue
+		}
+		if i+1 == len(ex.Flags) {
+			return nil, fmt.Errorf("flags %v: want --name value pairs, or --admission=false", ex.Flags)
+		}
+		i++
+		switch value := ex.Flags[i]; name {
 		case "--external":
 			e, err := analyze.ParseExternal(value)
 			if err != nil {
@@ -165,16 +181,68 @@ func exampleFindings(ex rules.Example) ([]analyze.Finding, error) {
 			}
 			opts.MaxAttachmentChecks = n
 		default:
-			return nil, fmt.Errorf("flag %s: an example may use --external, --supported-features, --ca-bundle and --max-attachment-checks", name)
+			return nil, fmt.Errorf("flag %s: an example may use --external, --supported-features, --ca-bundle, --max-attachment-checks and --admission=false", name)
 		}
 	}
-	if len(ex.Flags)%2 != 0 {
-		return nil, fmt.Errorf("flags %v: want --name value pairs", ex.Flags)
+	m, err := load.Files(files)
+	if err != nil {
+		return nil, err
 	}
 	res := analyze.Analyze(m, opts)
 	// As analyze -f runs without --drift: on when the manifest carries status.
-	files := InputOptions{filenames: []string{"-"}, driftMode: driftAuto}
-	files.addDrift(res)
+	input := InputOptions{filenames: []string{"-"}, driftMode: driftAuto}
+	input.addDrift(res)
 	triage.Apply(res, nil)
 	return res.Findings, nil
+}
+
+// migrationExampleFindings are the new findings diff reports on a migration
+// rule's example, as `diff --base BASE -f EXAMPLE` at rules.ExampleNow: the
+// example's manifest is the Gateway API head, the file its --base flag names
+// the Ingress base. Both are read from a temporary folder, whose path is
+// dropped from the findings, so that they name the files as the catalog does.
+func migrationExampleFindings(ex rules.Example, base string, now time.Time) ([]analyze.Finding, error) {
+	dir, err := os.MkdirTemp("", "gwtls-example-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	read := func(name string, data []byte) (*analyze.Result, error) {
+		file := filepath.Join(dir, name)
+		if err := os.WriteFile(file, data, 0o600); err != nil {
+			return nil, err
+		}
+		m, err := load.Files(load.FileOptions{Filenames: []string{file}, DefaultNamespace: "default"})
+		if err != nil {
+			return nil, err
+		}
+		return analyze.Analyze(m, analyze.Options{Now: now}), nil
+	}
+	b, err := read(base, ex.Files[base])
+	if err != nil {
+		return nil, err
+	}
+	h, err := read(ex.Name, []byte(ex.Manifest))
+	if err != nil {
+		return nil, err
+	}
+	d := change.Compare(b, h, change.Options{Now: now, WarnExpiry: 30 * 24 * time.Hour})
+	it, err := ingress.Build(b.Model, ingress.Options{Analyze: analyze.Options{Now: now}})
+	if err != nil {
+		return nil, err
+	}
+	d.AddMigration(migration.Compare(it, h))
+	prefix := dir + string(filepath.Separator)
+	var out []analyze.Finding
+	for _, f := range d.Findings {
+		if f.Changes[0].Kind != change.FindingNew {
+			continue
+		}
+		g := f.Finding
+		g.Message = strings.ReplaceAll(g.Message, prefix, "")
+		g.Fix = strings.ReplaceAll(g.Fix, prefix, "")
+		g.Source.File = strings.TrimPrefix(g.Source.File, prefix)
+		out = append(out, g)
+	}
+	return out, nil
 }

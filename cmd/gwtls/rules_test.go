@@ -13,7 +13,7 @@ import (
 )
 
 // TestRuleExamples runs every rule's example (rules/examples) through
-// analyze, as a user would run it on the file, and checks that it fires its
+// analyze (diff, for a migration rule's), as a user would run it on the file, and checks that it fires its
 // rule and no other (but those its "# also fires:" lines name, each with why);
 // and that the catalog, which runs the examples in-process, reports the same.
 func TestRuleExamples(t *testing.T) {
@@ -28,7 +28,13 @@ func TestRuleExamples(t *testing.T) {
 			if err := os.WriteFile(file, []byte(ex.Manifest), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			args := []string{"analyze", "-f", file, "--now", rules.ExampleNow, "-o", "json", "--config="}
+			// A migration rule's example is the head of a diff whose
+			// --base flag names the Ingress base beside it.
+			command := "analyze"
+			if _, ok := ex.Base(); ok {
+				command = "diff"
+			}
+			args := []string{command, "-f", file, "--now", rules.ExampleNow, "-o", "json", "--config="}
 			for _, f := range ex.Flags {
 				if data, ok := ex.Files[f]; ok {
 					f = filepath.Join(dir, f)
@@ -40,19 +46,30 @@ func TestRuleExamples(t *testing.T) {
 			}
 			out, stderr, code := run(t, "", args...)
 			if code == ExitError {
-				t.Fatalf("analyze: exit %d: %s", code, stderr)
+				t.Fatalf("%s: exit %d: %s", command, code, stderr)
 			}
 			var report struct {
 				Findings []struct {
-					Rule string `json:"rule"`
+					Rule    string `json:"rule"`
+					Finding struct {
+						Rule string `json:"rule"`
+					} `json:"finding"`
+					Changes []struct {
+						Kind string `json:"kind"`
+					} `json:"changes"`
 				} `json:"findings"`
 			}
 			if err := json.Unmarshal([]byte(out), &report); err != nil {
-				t.Fatalf("analyze -o json: %v\n%s", err, out)
+				t.Fatalf("%s -o json: %v\n%s", command, err, out)
 			}
 			var fired []rules.ID
 			for _, f := range report.Findings {
-				fired = append(fired, rules.ID(f.Rule))
+				switch {
+				case command == "analyze":
+					fired = append(fired, rules.ID(f.Rule))
+				case len(f.Changes) > 0 && f.Changes[0].Kind == "FindingNew":
+					fired = append(fired, rules.ID(f.Finding.Rule))
+				}
 			}
 			want := []rules.ID{r.ID}
 			for _, also := range ex.AlsoFires {

@@ -22,12 +22,19 @@ import (
 // gatewayGroup is the Gateway API's group; the core kinds are in "".
 const gatewayGroup = "gateway.networking.k8s.io"
 
+// ingressGroup is the group of Ingress and IngressClass.
+const ingressGroup = "networking.k8s.io"
+
 // Resources are the resources the server lists, by group, in the version it
-// serves them in (v1 for both groups).
+// serves them in (v1 for every group).
 var Resources = map[string][]string{
 	"":           {"namespaces", "services", "secrets", "configmaps"},
 	gatewayGroup: {"gatewayclasses", "gateways", "httproutes", "grpcroutes", "tlsroutes", "tcproutes", "udproutes", "referencegrants", "backendtlspolicies", "listenersets"},
+	ingressGroup: {"ingresses", "ingressclasses"},
 }
+
+// clusterScoped are the resources that are not namespaced.
+var clusterScoped = map[string]bool{"namespaces": true, "gatewayclasses": true, "ingressclasses": true}
 
 // Server is the stand-in API server.
 type Server struct {
@@ -40,21 +47,17 @@ type Server struct {
 func New(tb testing.TB, handlers map[string]http.HandlerFunc) *Server {
 	tb.Helper()
 	routes := map[string]http.HandlerFunc{
-		"/api": serveJSON(metav1.APIVersions{Versions: []string{"v1"}}),
-		"/apis": serveJSON(metav1.APIGroupList{Groups: []metav1.APIGroup{{
-			Name:             gatewayGroup,
-			Versions:         []metav1.GroupVersionForDiscovery{{GroupVersion: gatewayGroup + "/v1", Version: "v1"}},
-			PreferredVersion: metav1.GroupVersionForDiscovery{GroupVersion: gatewayGroup + "/v1", Version: "v1"},
-		}}}),
+		"/api":  serveJSON(metav1.APIVersions{Versions: []string{"v1"}}),
+		"/apis": serveJSON(metav1.APIGroupList{Groups: []metav1.APIGroup{apiGroup(gatewayGroup), apiGroup(ingressGroup)}}),
 	}
 	for group, resources := range Resources {
-		gv, prefix := gatewayGroup+"/v1", "/apis/"+gatewayGroup+"/v1"
+		gv, prefix := group+"/v1", "/apis/"+group+"/v1"
 		if group == "" {
 			gv, prefix = "v1", "/api/v1"
 		}
 		list := metav1.APIResourceList{GroupVersion: gv}
 		for _, r := range resources {
-			list.APIResources = append(list.APIResources, metav1.APIResource{Name: r, Namespaced: r != "namespaces" && r != "gatewayclasses", Verbs: []string{"get", "list"}})
+			list.APIResources = append(list.APIResources, metav1.APIResource{Name: r, Namespaced: !clusterScoped[r], Verbs: []string{"get", "list"}})
 			handler := handlers[r]
 			if handler == nil {
 				handler = Items()
@@ -76,6 +79,12 @@ func New(tb testing.TB, handlers map[string]http.HandlerFunc) *Server {
 	s := &Server{httptest.NewServer(mux)}
 	tb.Cleanup(s.Close)
 	return s
+}
+
+// apiGroup is the discovery of a group served in v1.
+func apiGroup(name string) metav1.APIGroup {
+	v1 := metav1.GroupVersionForDiscovery{GroupVersion: name + "/v1", Version: "v1"}
+	return metav1.APIGroup{Name: name, Versions: []metav1.GroupVersionForDiscovery{v1}, PreferredVersion: v1}
 }
 
 // Config is a client configuration for the server, with timeout per request.

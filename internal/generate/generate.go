@@ -329,8 +329,6 @@ func (g *gen) plan() {
 				switch {
 				case gi%5 == 0 && i == lHTTPS1+nListenerKinds:
 					l.hostname = "*." + dom // overlaps every exact HTTPS hostname: OverlappingTLSConfig
-				case gi%50 == 7 && i == lHTTPS2+nListenerKinds:
-					l.hostname = fmt.Sprintf("app%d.%s", lHTTPS2, dom) // same as https-3: HostnameConflict
 				case gi%10 == 3 && i == lHTTPS3:
 					// a shared certificate, granted by a ReferenceGrant
 					l.certNS, l.cert, l.hostname = "certs", gi/10%sharedCerts, sharedHost(gi/10%sharedCerts)
@@ -364,6 +362,14 @@ func (g *gen) plan() {
 					hostname: fmt.Sprintf("team%d.ls.g%d.example.com", i, gi), from: "All",
 				})
 			}
+		}
+		// Every 50th Gateway has a hostname conflict: a ListenerSet's listener
+		// takes the port, protocol and hostname of one of the Gateway's (the API
+		// server refuses two such listeners in one Gateway), and loses to it.
+		if gi%50 == 7 && g.c.ListenersPerGateway > lHTTPS2 {
+			gw.lsNS, gw.lsName, gw.allowLS = appName(gi%g.c.AppNamespaces), fmt.Sprintf("conflict-%d", gi), "All"
+			gw.lsListeners = []listener{{name: "https-conflict", port: 443, protocol: "HTTPS", mode: "Terminate",
+				hostname: fmt.Sprintf("app%d.%s", lHTTPS2, dom), from: "All"}}
 		}
 		g.gws = append(g.gws, gw)
 	}
