@@ -26,7 +26,8 @@ import (
 //     GOGC is 300;
 //   - the soft memory limit follows the input: a run's peak is about 10-11
 //     times its input file at 100k and 300k routes, so the limit is 16 times
-//     the files -f names plus the runtime's own base, capped at three quarters
+//     the files -f names (twice that when admission validates them) plus the
+//     runtime's own base, capped at three quarters
 //     of the machine's memory (or the cgroup's). A fixed limit makes every
 //     input past a size spend its time collecting (a 768 MiB limit made 300k
 //     routes take 4.8 times the time of 100k); a limit the run never reaches
@@ -83,6 +84,14 @@ func memoryLimit(inputBytes, machine int64) int64 {
 	return limit
 }
 
+// admissionMemoryFactor is how much more room a run needs when it validates
+// every object as the API server does: each object is also held, while it is
+// validated, as the unstructured value the API server's code reads, and the
+// validator memoizes values, which about doubles the peak (at 100k routes,
+// 480 MB without admission, 770-870 MB with it). At the limit of a run
+// without admission, render status spent half its CPU collecting.
+const admissionMemoryFactor = 2
+
 // heldConfigurations is how many configurations the running command holds
 // at once: diff holds two, each about the size of the files -f names.
 var heldConfigurations int64 = 1
@@ -106,8 +115,12 @@ func (o *InputOptions) limitMemoryToInput() {
 	if o.kustomize == "" {
 		n = inputBytes(o.filenames, o.recursive)
 	}
-	if n > 0 && n < math.MaxInt64/heldConfigurations {
-		n *= heldConfigurations
+	held := heldConfigurations
+	if !o.admission.Off {
+		held *= admissionMemoryFactor
+	}
+	if n > 0 && n < math.MaxInt64/held {
+		n *= held
 	}
 	debug.SetMemoryLimit(memoryLimit(n, machineMemory()))
 }

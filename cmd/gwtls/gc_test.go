@@ -101,13 +101,13 @@ func TestMemoryLimit(t *testing.T) {
 // checks the limit each run sets: the part above the base grows with the input
 // files, three times the routes giving three times the room (a fixed limit made
 // 300k routes collect for most of their run); diff, which holds two
-// configurations, gets room for both.
+// configurations, gets room for both; admission doubles the room.
 func TestMemoryLimitFollowsInput(t *testing.T) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
 	defer func(v bool) { limitFollowsInput = v }(limitFollowsInput)
 	limitFollowsInput = true
 	machine := machineMemory()
-	if machine > 0 && machine/4*3 < 64<<20+16*4_000_000 {
+	if machine > 0 && machine/4*3 < limitBase+2*admissionMemoryFactor*limitPerInputByte*4_000_000 {
 		t.Skipf("a machine of %d bytes caps the limit below what this test measures", machine)
 	}
 	dir := t.TempDir()
@@ -137,7 +137,7 @@ func TestMemoryLimitFollowsInput(t *testing.T) {
 	in1, l1 := limit(1000)
 	in3, l3 := limit(3000)
 	for _, r := range []struct{ input, limit int64 }{{in1, l1}, {in3, l3}} {
-		if want := memoryLimit(r.input, machine); r.limit != want {
+		if want := memoryLimit(admissionMemoryFactor*r.input, machine); r.limit != want {
 			t.Errorf("input of %d bytes: limit %d, want %d", r.input, r.limit, want)
 		}
 	}
@@ -150,8 +150,16 @@ func TestMemoryLimitFollowsInput(t *testing.T) {
 	if _, stderr, code := run(t, "", "diff", "-f", sub, "--base", sub, "--now", goldenNow); code != ExitClean {
 		t.Fatalf("diff: exit %d\n%s", code, stderr)
 	}
-	if got, want := debug.SetMemoryLimit(-1), memoryLimit(2*in1, machine); got != want {
+	if got, want := debug.SetMemoryLimit(-1), memoryLimit(2*admissionMemoryFactor*in1, machine); got != want {
 		t.Errorf("diff of %d bytes: limit %d, want %d (two configurations)", in1, got, want)
+	}
+	// Without admission, the room of the input alone.
+	debug.SetMemoryLimit(math.MaxInt64)
+	if _, stderr, code := run(t, "", "analyze", "-f", sub, "--admission=false", "--now", goldenNow, "--fail-on", "none"); code != ExitClean {
+		t.Fatalf("analyze --admission=false: exit %d\n%s", code, stderr)
+	}
+	if got, want := debug.SetMemoryLimit(-1), memoryLimit(in1, machine); got != want {
+		t.Errorf("analyze --admission=false of %d bytes: limit %d, want %d", in1, got, want)
 	}
 	if heldConfigurations != 1 {
 		t.Errorf("after diff the command holds %d configurations, want 1", heldConfigurations)
