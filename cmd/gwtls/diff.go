@@ -184,6 +184,9 @@ func (o *DiffOptions) Run(ctx context.Context) error {
 	}
 	d := change.Compare(base.res, head.res, change.Options{Now: o.Input.now, WarnExpiry: warn})
 	if o.migration(base, head) {
+		if err := ingressesRead(base.res.Model); err != nil {
+			return loadError{err}
+		}
 		it, err := ingress.Build(base.res.Model, ingress.Options{Analyze: o.Input.analyzeOptions(), Controller: o.IngressController})
 		if err != nil {
 			return usageErrorf("%w", err)
@@ -225,6 +228,23 @@ func (o *DiffOptions) migration(base, head *diffSide) bool {
 		return o.FromIngress
 	}
 	return len(base.res.Model.Ingresses) > 0 && len(head.res.Model.Ingresses) == 0
+}
+
+// ingressesRead fails an Ingress migration whose base is a cluster the
+// identity may not list Ingresses of: compared with no Ingress, any Gateway
+// API configuration would pass, as if there were nothing to migrate.
+func ingressesRead(base *model.Model) error {
+	for _, u := range base.Unreadable {
+		if u.Kind != "Ingress" {
+			continue
+		}
+		where := "in every namespace"
+		if u.Namespace != "" {
+			where = "in namespace " + u.Namespace
+		}
+		return fmt.Errorf("an Ingress migration needs the cluster's Ingresses, and they could not be read %s: %s; grant the identity list on ingresses and ingressclasses (group networking.k8s.io), or give the Ingresses as files with --base", where, u.Reason)
+	}
+	return nil
 }
 
 // diffSide is one analyzed side and how long it took.

@@ -100,3 +100,37 @@ spec:
 		})
 	}
 }
+
+// An identity that may not list the cluster's Ingresses cannot run an
+// Ingress migration: compared with no Ingress, any Gateway API configuration
+// would pass. The run fails with what to grant, in every format, and prints
+// no verdict.
+func TestMigrationFromClusterIngressesForbidden(t *testing.T) {
+	head := filepath.Join(t.TempDir(), "gateway.yaml")
+	const gatewayYAML = `apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata:
+  name: gw
+  namespace: shop
+spec:
+  gatewayClassName: gwtls
+  listeners:
+  - name: http
+    port: 80
+    protocol: HTTP
+`
+	if err := os.WriteFile(head, []byte(gatewayYAML), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	kubeconfig := fakecluster.New(t, map[string]http.HandlerFunc{"ingresses": fakecluster.Forbidden}).Kubeconfig(t, t.TempDir())
+	for _, format := range []string{"table", "json", "markdown", "github"} {
+		out, errOut, code := run(t, "", "diff", "--from-ingress", "-f", head, "-A", "--kubeconfig", kubeconfig, "--now", goldenNow, "-o", format)
+		if code != ExitError || out != "" || !strings.Contains(errOut, "could not be read in every namespace: forbidden: the identity may not list ingresses; grant") {
+			t.Errorf("-o %s: exit %d\n%s%s", format, code, out, errOut)
+		}
+	}
+	// Without --from-ingress nothing asks for the Ingresses.
+	if out, errOut, code := run(t, "", "diff", "-f", head, "-A", "--kubeconfig", kubeconfig, "--now", goldenNow); code == ExitError {
+		t.Errorf("without --from-ingress: exit %d\n%s%s", code, out, errOut)
+	}
+}
