@@ -89,6 +89,7 @@ var kindResources = map[string]struct {
 	"BackendTLSPolicy": {"backendtlspolicies", true}, "Namespace": {"namespaces", false}, "Service": {"services", true},
 	"Secret": {"secrets", true}, "ConfigMap": {"configmaps", true}, "Role": {"roles", true}, "RoleBinding": {"rolebindings", true},
 	"ClusterRole": {"clusterroles", false}, "ClusterRoleBinding": {"clusterrolebindings", false},
+	"Ingress": {"ingresses", true}, "IngressClass": {"ingressclasses", false},
 }
 
 func (env *clusterEnv) resource(t *testing.T, u *unstructured.Unstructured) dynamic.ResourceInterface {
