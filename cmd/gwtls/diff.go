@@ -184,7 +184,7 @@ func (o *DiffOptions) Run(ctx context.Context) error {
 	}
 	d := change.Compare(base.res, head.res, change.Options{Now: o.Input.now, WarnExpiry: warn})
 	if o.migration(base, head) {
-		if err := ingressesRead(base.res.Model); err != nil {
+		if err := ingressesRead(base.res.Model, o.IngressController); err != nil {
 			return loadError{err}
 		}
 		it, err := ingress.Build(base.res.Model, ingress.Options{Analyze: o.Input.analyzeOptions(), Controller: o.IngressController})
@@ -232,17 +232,22 @@ func (o *DiffOptions) migration(base, head *diffSide) bool {
 
 // ingressesRead fails an Ingress migration whose base is a cluster the
 // identity may not list Ingresses of: compared with no Ingress, any Gateway
-// API configuration would pass, as if there were nothing to migrate.
-func ingressesRead(base *model.Model) error {
+// API configuration would pass, as if there were nothing to migrate. Without
+// the IngressClasses, which name each Ingress's controller, every Ingress
+// would be one no modelled controller serves, unless --ingress-controller
+// (controller) names it.
+func ingressesRead(base *model.Model, controller string) error {
 	for _, u := range base.Unreadable {
-		if u.Kind != "Ingress" {
-			continue
-		}
 		where := "in every namespace"
 		if u.Namespace != "" {
 			where = "in namespace " + u.Namespace
 		}
-		return fmt.Errorf("an Ingress migration needs the cluster's Ingresses, and they could not be read %s: %s; grant the identity list on ingresses and ingressclasses (group networking.k8s.io), or give the Ingresses as files with --base", where, u.Reason)
+		switch {
+		case u.Kind == "Ingress":
+			return fmt.Errorf("an Ingress migration needs the cluster's Ingresses, and they could not be read %s: %s; grant the identity list on ingresses and ingressclasses (group networking.k8s.io), or give the Ingresses as files with --base", where, u.Reason)
+		case u.Kind == "IngressClass" && controller == "":
+			return fmt.Errorf("an Ingress migration needs the cluster's IngressClasses to know which controller serves each Ingress, and they could not be read: %s; grant the identity list on ingressclasses (group networking.k8s.io, cluster-wide), or name the controller with --ingress-controller", u.Reason)
+		}
 	}
 	return nil
 }

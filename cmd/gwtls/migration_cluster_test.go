@@ -133,4 +133,15 @@ spec:
 	if out, errOut, code := run(t, "", "diff", "-f", head, "-A", "--kubeconfig", kubeconfig, "--now", goldenNow); code == ExitError {
 		t.Errorf("without --from-ingress: exit %d\n%s%s", code, out, errOut)
 	}
+
+	// Ingresses without their IngressClasses: which controller serves each is
+	// unknown, unless --ingress-controller names it.
+	kubeconfig = fakecluster.New(t, map[string]http.HandlerFunc{"ingressclasses": fakecluster.Forbidden}).Kubeconfig(t, t.TempDir())
+	out, errOut, code := run(t, "", "diff", "--from-ingress", "-f", head, "-A", "--kubeconfig", kubeconfig, "--now", goldenNow)
+	if code != ExitError || out != "" || !strings.Contains(errOut, "IngressClasses to know which controller serves each Ingress, and they could not be read: forbidden") || !strings.Contains(errOut, "--ingress-controller") {
+		t.Errorf("IngressClasses forbidden: exit %d\n%s%s", code, out, errOut)
+	}
+	if out, errOut, code := run(t, "", "diff", "--from-ingress", "--ingress-controller", "ingress-nginx", "-f", head, "-A", "--kubeconfig", kubeconfig, "--now", goldenNow); code == ExitError {
+		t.Errorf("IngressClasses forbidden, --ingress-controller ingress-nginx: exit %d\n%s%s", code, out, errOut)
+	}
 }
