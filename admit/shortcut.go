@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"regexp"
 	"sort"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/google/cel-go/common/types"
@@ -98,10 +99,13 @@ type fastNode struct {
 
 	// fingerprint identifies the node's schema subtree; the flags say how an
 	// experimental channel's tree shares it with the standard channel's
-	// (shortcuttwin.go).
+	// (shortcuttwin.go). They are set by twins.link while other walks of the
+	// experimental tree run: a walk that reads them before the link records
+	// or reuses less, and the standard channel's walk then reads those values
+	// itself, so either answer is right, but the reads must be atomic.
 	fingerprint            fingerprint
-	sharedWithExperimental bool
-	recordForStandard      bool
+	sharedWithExperimental atomic.Bool
+	recordForStandard      atomic.Bool
 }
 
 type nodeKind uint8
@@ -462,7 +466,7 @@ func (n *fastNode) read(w *walk) (any, bool) {
 	if n.unsupported {
 		return nil, false
 	}
-	if w.reuse != nil && n.sharedWithExperimental {
+	if w.reuse != nil && n.sharedWithExperimental.Load() {
 		w.r.skipSpace()
 		if t, ok := w.reuse.find(w.r.pos); ok {
 			w.r.pos = t.end
@@ -470,7 +474,7 @@ func (n *fastNode) read(w *walk) (any, bool) {
 			return t.value, w.cost < celBudget
 		}
 	}
-	if w.record == nil || !n.recordForStandard {
+	if w.record == nil || !n.recordForStandard.Load() {
 		return n.readMemo(w)
 	}
 	w.r.skipSpace()

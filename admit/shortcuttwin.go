@@ -79,8 +79,8 @@ func shareWith(exp, std *fastNode, parentShared bool) {
 		return
 	}
 	if exp.fingerprint == std.fingerprint && !exp.unsupported {
-		std.sharedWithExperimental = true
-		exp.recordForStandard = !parentShared
+		std.sharedWithExperimental.Store(true)
+		exp.recordForStandard.Store(!parentShared)
 		return
 	}
 	for name, c := range exp.properties {
