@@ -2,7 +2,6 @@ package render
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -82,9 +81,6 @@ func severityName(s analyze.Severity) string {
 // pretty-prints.
 func (r DiffReport) JSON(w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
-	var line bytes.Buffer
-	enc := json.NewEncoder(&line)
-	enc.SetEscapeHTML(false)
 	field := func(name string, v any) error {
 		b, err := json.MarshalIndent(v, "  ", "  ")
 		if err != nil {
@@ -93,29 +89,7 @@ func (r DiffReport) JSON(w io.Writer) error {
 		fmt.Fprintf(bw, "  %q: %s,\n", name, b)
 		return nil
 	}
-	array := func(name string, n int, item func(i int) any, last bool) error {
-		fmt.Fprintf(bw, "  %q: [", name)
-		for i := 0; i < n; i++ {
-			if i > 0 {
-				bw.WriteString(",")
-			}
-			bw.WriteString("\n    ")
-			line.Reset()
-			if err := enc.Encode(item(i)); err != nil {
-				return err
-			}
-			bw.Write(bytes.TrimSuffix(line.Bytes(), []byte("\n")))
-		}
-		if n > 0 {
-			bw.WriteString("\n  ")
-		}
-		bw.WriteString("]")
-		if !last {
-			bw.WriteString(",")
-		}
-		bw.WriteString("\n")
-		return nil
-	}
+	array := lineArrays(bw)
 	bw.WriteString("{\n")
 	for _, f := range []struct {
 		name string

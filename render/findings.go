@@ -186,9 +186,6 @@ func NewReport(res *analyze.Result) Report {
 // being built and re-indented whole; `jq .` pretty-prints.
 func (r Report) JSON(w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
-	var line bytes.Buffer
-	enc := json.NewEncoder(&line)
-	enc.SetEscapeHTML(false)
 	field := func(name string, v any, last bool) {
 		fmt.Fprintf(bw, "  %q: ", name)
 		b, _ := json.MarshalIndent(v, "  ", "  ")
@@ -198,29 +195,7 @@ func (r Report) JSON(w io.Writer) error {
 		}
 		bw.WriteString("\n")
 	}
-	array := func(name string, n int, item func(i int) any, last bool) error {
-		fmt.Fprintf(bw, "  %q: [", name)
-		for i := 0; i < n; i++ {
-			if i > 0 {
-				bw.WriteString(",")
-			}
-			bw.WriteString("\n    ")
-			line.Reset()
-			if err := enc.Encode(item(i)); err != nil {
-				return err
-			}
-			bw.Write(bytes.TrimSuffix(line.Bytes(), []byte("\n")))
-		}
-		if n > 0 {
-			bw.WriteString("\n  ")
-		}
-		bw.WriteString("]")
-		if !last {
-			bw.WriteString(",")
-		}
-		bw.WriteString("\n")
-		return nil
-	}
+	array := lineArrays(bw)
 	bw.WriteString("{\n")
 	field("apiVersion", r.APIVersion, false)
 	field("kind", r.Kind, false)
@@ -520,4 +495,37 @@ func plural(n int, noun string) string {
 		return fmt.Sprintf("%d %s", n, noun)
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// lineArrays returns what writes a top-level field of a JSON object as an
+// array with one compact line per item (item(i) for i < n), followed by a
+// comma unless it is the object's last field: the form of the reports that
+// stream through bw.
+func lineArrays(bw *bufio.Writer) func(name string, n int, item func(i int) any, last bool) error {
+	var line bytes.Buffer
+	enc := json.NewEncoder(&line)
+	enc.SetEscapeHTML(false)
+	return func(name string, n int, item func(i int) any, last bool) error {
+		fmt.Fprintf(bw, "  %q: [", name)
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				bw.WriteString(",")
+			}
+			bw.WriteString("\n    ")
+			line.Reset()
+			if err := enc.Encode(item(i)); err != nil {
+				return err
+			}
+			bw.Write(bytes.TrimSuffix(line.Bytes(), []byte("\n")))
+		}
+		if n > 0 {
+			bw.WriteString("\n  ")
+		}
+		bw.WriteString("]")
+		if !last {
+			bw.WriteString(",")
+		}
+		bw.WriteString("\n")
+		return nil
+	}
 }
