@@ -1,7 +1,11 @@
 //go:build tools
 
-// Package tools pins k8s.io/kubernetes/cmd/kube-apiserver so `go mod tidy` keeps
-// its dependencies in go.sum.
+// Package tools pins k8s.io/kubernetes/cmd/kube-apiserver (the cluster-mode tests'
+// API server) and k8s.io/kubernetes/cmd/kubectl (hack/bench-cluster.sh's baseline)
+// so `go mod tidy` keeps their dependencies in go.sum.
 package tools
 
-import _ "k8s.io/kubernetes/cmd/kube-apiserver"
+import (
+	_ "k8s.io/kubernetes/cmd/kube-apiserver"
+	_ "k8s.io/kubernetes/cmd/kubectl"
+)
