@@ -2,6 +2,8 @@
 # A real kube-apiserver (+ etcd) on 127.0.0.1 for the cluster-mode end-to-end tests.
 #
 #   hack/apiserver.sh build   build kube-apiserver (once per version, cached outside the repo)
+#   hack/apiserver.sh kubectl print the path of kubectl of the same version, building it
+#                             first if it is not cached (hack/bench-cluster.sh's baseline)
 #   hack/apiserver.sh start   start etcd + kube-apiserver, install the Gateway API CRDs,
 #                             write kubeconfigs; prints the state dir and kubeconfig paths
 #   hack/apiserver.sh stop    stop kube-apiserver, then etcd; remove the state
@@ -16,7 +18,9 @@
 #   standard.kubeconfig    admin of a third kube-apiserver (same etcd, a third prefix)
 #                          with the standard channel's CRDs (the admission test)
 # etcd data lives under /dev/shm. The kube-apiserver binary is cached in
-# ${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-gwtls/kube-apiserver-$K8S_VERSION.
+# ${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-gwtls/kube-apiserver-$K8S_VERSION, kubectl
+# beside it as kubectl-$K8S_VERSION; both are built in the separate module
+# hack/kube-apiserver, so Kubernetes never enters the main module's go.mod.
 set -euo pipefail
 
 K8S_VERSION=v1.36.3
@@ -24,6 +28,7 @@ GATEWAY_API_VERSION=v1.6.3
 here=$(cd "$(dirname "$0")" && pwd)
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-gwtls
 bin=$cache/kube-apiserver-$K8S_VERSION
+kubectl_bin=$cache/kubectl-$K8S_VERSION
 state=${GWTLS_CLUSTER_STATE:-${TMPDIR:-/tmp}/kubectl-gwtls-cluster}
 
 log() { printf 'apiserver.sh: %s\n' "$*" >&2; }
@@ -43,6 +48,20 @@ build() {
   log "built in $((SECONDS - start))s"
 }
 
+# kubectl prints the path of kubectl $K8S_VERSION, building it once like
+# kube-apiserver (progress on stderr, the path alone on stdout).
+kubectl() {
+  if [ ! -x "$kubectl_bin" ]; then
+    mkdir -p "$cache"
+    log "building kubectl $K8S_VERSION into $kubectl_bin (cold build: several minutes on 2 cores)"
+    local start=$SECONDS
+    (cd "$here/kube-apiserver" &&
+      CGO_ENABLED=0 nice -n 10 go build -trimpath -o "$kubectl_bin.tmp" k8s.io/kubernetes/cmd/kubectl) >&2
+    mv "$kubectl_bin.tmp" "$kubectl_bin"
+    log "built in $((SECONDS - start))s"
+  fi
+  echo "$kubectl_bin"
+}
 
 # free_port prints a TCP port on 127.0.0.1 that nothing listens on.
 free_port() {
@@ -267,8 +286,9 @@ stop() {
 
 case "${1:-}" in
   build) build ;;
+  kubectl) kubectl ;;
   start) start ;;
   stop) stop ;;
   env) echo "GWTLS_CLUSTER_STATE=$state" ;;
-  *) die "usage: $0 build|start|stop|env" ;;
+  *) die "usage: $0 build|kubectl|start|stop|env" ;;
 esac
