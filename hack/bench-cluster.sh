@@ -265,7 +265,11 @@ for chunk in $chunk_sizes; do
           echo "  kubectl gets what analyze listed: $resources"
         fi
       else
+        list_counts >"$work/lists.before"
         kubectl_get "$l" "$chunk" "$i"
+        got=$(listed_since "$work/lists.before")
+        # A warning only: another client of the API server may have listed too.
+        [ "$got" = "$resources" ] || echo "  warning: the API server saw LISTs of $got, not just of what analyze listed"
       fi
     done
   done
