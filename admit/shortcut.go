@@ -443,12 +443,16 @@ type walk struct {
 	// is that record. A walk with reuse makes no object for a caller: the
 	// values it reads may share the memo's and the defaults'.
 	record, reuse *twinRecord
+	// shared: the object the walk makes is only read (AdmitReadOnly), and
+	// so are the values the walk it reuses made; it may share the memo's
+	// and the defaults' values, and the memo may keep its values uncopied.
+	shared bool
 }
 
 // own is v, or a copy the caller may own when the walk makes an object for
 // one.
 func (w *walk) own(v any) any {
-	if w.reuse != nil {
+	if w.reuse != nil || w.shared {
 		return v
 	}
 	return deepCopyJSON(v)
@@ -496,7 +500,8 @@ func (n *fastNode) readMemo(w *walk) (any, bool) {
 		return nil, false
 	}
 	text := w.r.b[start:end]
-	if e, hit := n.memo.get(text); hit {
+	h := memoHash(text)
+	if e, hit := n.memo.get(h, text); hit {
 		w.r.pos = end
 		w.cost += e.cost
 		return w.own(e.value), w.cost < celBudget
@@ -506,7 +511,8 @@ func (n *fastNode) readMemo(w *walk) (any, bool) {
 	if !ok || w.r.pos != end {
 		return nil, false
 	}
-	n.memo.put(text, memoEntry{value: v, cost: w.cost - before})
+	// The memo keeps its own copy of a value the caller may change.
+	n.memo.put(h, text, memoEntry{value: v, cost: w.cost - before}, !w.shared)
 	return v, true
 }
 
@@ -763,9 +769,10 @@ func (n *fastNode) holds(v any, w *walk) bool {
 // record and reuse are nil but in an Admitter of the experimental channel:
 // record is where a walk of the experimental channel records what the
 // standard channel shares, reuse what a walk of the standard channel takes
-// from it.
-func (sc *shortcut) admit(raw []byte, record, reuse *twinRecord) (map[string]any, bool) {
-	w := &walk{r: jsonReader{b: raw}, record: record, reuse: reuse}
+// from it. shared says the object is only read, and so are the values in
+// reuse (walk.shared).
+func (sc *shortcut) admit(raw []byte, record, reuse *twinRecord, shared bool) (map[string]any, bool) {
+	w := &walk{r: jsonReader{b: raw}, record: record, reuse: reuse, shared: shared}
 	if !w.r.consume('{') {
 		return nil, false
 	}
