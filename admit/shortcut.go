@@ -64,6 +64,9 @@ type shortcut struct {
 // fastNode is one schema node, compiled for the shortcut.
 type fastNode struct {
 	kind nodeKind
+	// name is the property the node is the schema of, "" for another node:
+	// the key its values are kept under, without a string made for each.
+	name string
 	// unsupported: a value here is left to the API server's code.
 	unsupported bool
 
@@ -267,6 +270,7 @@ func compileNodeChecks(s *schema.Structural, o *spec.Schema, prover *proverNode)
 				p = prover.properties[name]
 			}
 			child := compileNode(&prop, &op, p)
+			child.name = name
 			n.properties[name] = child
 			if prop.Default.Object != nil {
 				n.defaults = append(n.defaults, compileDefault(name, &prop, child))
@@ -577,18 +581,15 @@ func (n *fastNode) readObject(w *walk) (map[string]any, bool) {
 	m := make(map[string]any, len(n.defaults)+4)
 	if !w.r.consume('}') {
 		for {
-			k, ok := w.r.str()
+			k, child, ok := n.key(&w.r)
 			if !ok || !w.r.consume(':') {
 				return nil, false
 			}
 			if _, dup := m[k]; dup {
 				return nil, false // a strict decoding error
 			}
-			child := n.additional
 			if child == nil {
-				if child = n.properties[k]; child == nil {
-					return nil, false // an unknown field
-				}
+				return nil, false // an unknown field
 			}
 			v, ok := child.read(w)
 			if !ok {
@@ -630,6 +631,29 @@ func (n *fastNode) readObject(w *walk) (map[string]any, bool) {
 		return nil, false
 	}
 	return m, true
+}
+
+// key reads the key of a property of an object of n, and returns it with the
+// node of its value, nil for an unknown field. A property's key is its node's
+// name, so that reading it makes no string.
+func (n *fastNode) key(r *jsonReader) (string, *fastNode, bool) {
+	if raw, ok := r.plainStr(); ok {
+		if n.additional != nil {
+			return string(raw), n.additional, true
+		}
+		if child := n.properties[string(raw)]; child != nil {
+			return child.name, child, true
+		}
+		return string(raw), nil, true
+	}
+	k, ok := r.str()
+	if !ok {
+		return "", nil, false
+	}
+	if n.additional != nil {
+		return k, n.additional, true
+	}
+	return k, n.properties[k], true
 }
 
 func (n *fastNode) readArray(w *walk) ([]any, bool) {
@@ -782,7 +806,7 @@ func (sc *shortcut) admit(raw []byte, record, reuse *twinRecord, shared bool) (m
 		return nil, false
 	}
 	for {
-		k, ok := w.r.str()
+		k, _, ok := sc.root.key(&w.r)
 		if !ok || !w.r.consume(':') {
 			return nil, false
 		}
