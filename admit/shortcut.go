@@ -81,6 +81,9 @@ type fastNode struct {
 	minLength, maxLength         *int64
 	pattern                      *regexp.Regexp
 	enum                         map[string]bool
+	// match matches what pattern matches, without it (dnsMatcher); nil:
+	// pattern does.
+	match func(string) bool
 	// minimum and maximum are inclusive integer bounds.
 	minimum, maximum *int64
 
@@ -345,7 +348,7 @@ func nativeChecks(n *fastNode, s *schema.Structural, o *spec.Schema) bool {
 			if err != nil {
 				native = false
 			}
-			n.pattern = re
+			n.pattern, n.match = re, dnsMatcher(o.Pattern)
 		}
 		if len(o.Enum) > 0 {
 			n.enum = map[string]bool{}
@@ -570,6 +573,9 @@ func (n *fastNode) checkString(s string) bool {
 	}
 	if n.enum != nil && !n.enum[s] {
 		return false
+	}
+	if n.match != nil {
+		return n.match(s)
 	}
 	return n.pattern == nil || n.pattern.MatchString(s)
 }
