@@ -25,9 +25,10 @@
 // FuzzShortcutMutations (arbitrary bytes, and valid objects changed one value
 // at a time), TestFastRulesAgreeWithPrograms and FuzzFastRules (CEL closures
 // against the rules' programs, and their cost bound), TestCELProverAgreesWithValidator
-// and FuzzCELProver, and TestShortcutKeepsTheCostBudget (memoized values keep
-// the per-object CEL budget); e2e's TestClusterAdmission holds both paths to a
-// real kube-apiserver.
+// and FuzzCELProver, TestShortcutKeepsTheCostBudget (memoized values keep
+// the per-object CEL budget), and FuzzDNSMatchers (the DNS name checks against
+// the regexps they stand for); e2e's TestClusterAdmission holds both paths to
+// a real kube-apiserver.
 package admit
 
 import (
