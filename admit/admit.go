@@ -25,9 +25,10 @@
 // FuzzShortcutMutations (arbitrary bytes, and valid objects changed one value
 // at a time), TestFastRulesAgreeWithPrograms and FuzzFastRules (CEL closures
 // against the rules' programs, and their cost bound), TestCELProverAgreesWithValidator
-// and FuzzCELProver, and TestShortcutKeepsTheCostBudget (memoized values keep
-// the per-object CEL budget); e2e's TestClusterAdmission holds both paths to a
-// real kube-apiserver.
+// and FuzzCELProver, TestShortcutKeepsTheCostBudget (memoized values keep
+// the per-object CEL budget), and FuzzDNSMatchers (the DNS name checks against
+// the regexps they stand for); e2e's TestClusterAdmission holds both paths to
+// a real kube-apiserver.
 package admit
 
 import (
@@ -224,23 +225,43 @@ func (v Verdict) Warning() string {
 // Admitter's CRDs answers to `kubectl apply` creating it. apiVersion and kind
 // are the object's own (the caller has read them to route it here).
 func (a *Admitter) Admit(apiVersion, kind string, raw []byte) Verdict {
-	return a.admitWith(apiVersion, kind, raw, true)
+	return a.admitWith(apiVersion, kind, raw, admitMode{shortcuts: true})
+}
+
+// AdmitReadOnly is Admit for a caller that only reads the admitted object
+// (the loader converts it to its Go type): the Object of its verdict may share
+// maps and lists with the Admitter's memos and with other verdicts, and must
+// not be changed. The verdict is Admit's; what it saves is copying the values
+// the shortcut has memoized out of the memos.
+func (a *Admitter) AdmitReadOnly(apiVersion, kind string, raw []byte) Verdict {
+	return a.admitWith(apiVersion, kind, raw, admitMode{shortcuts: true, shared: true})
+}
+
+// admitMode says how admitWith answers.
+type admitMode struct {
+	// shortcuts: the shortcut may show the object admitted; without it the
+	// API server's code alone answers.
+	shortcuts bool
+	// shared: the caller only reads the verdict's Object (AdmitReadOnly).
+	shared bool
 }
 
 // admitWith is Admit, with the shortcuts or with the API server's code alone.
-func (a *Admitter) admitWith(apiVersion, kind string, raw []byte, shortcuts bool) Verdict {
+func (a *Admitter) admitWith(apiVersion, kind string, raw []byte, m admitMode) Verdict {
 	var rec *twinRecord
-	if shortcuts && a.standard != nil {
+	if m.shortcuts && a.standard != nil {
 		rec = &twinRecord{}
 	}
-	v := a.admit(apiVersion, kind, raw, shortcuts, rec)
+	v := a.admit(apiVersion, kind, raw, m, rec)
 	if a.standard == nil {
 		return v
 	}
-	if v.Admitted && rec != nil && rec.version != nil && a.standard.admitsAlike(apiVersion, kind, raw, rec) {
+	if v.Admitted && rec != nil && rec.version != nil && a.standard.admitsAlike(apiVersion, kind, raw, rec, m.shared) {
 		return v
 	}
-	switch std := a.standard.admit(apiVersion, kind, raw, shortcuts, nil); {
+	// The standard channel's object is not handed out: its values may be
+	// shared.
+	switch std := a.standard.admit(apiVersion, kind, raw, admitMode{shortcuts: m.shortcuts, shared: true}, nil); {
 	case v.Admitted && !std.Admitted:
 		v.Standard = &std.Refusal
 	case !v.Admitted && std.Admitted:
@@ -251,8 +272,9 @@ func (a *Admitter) admitWith(apiVersion, kind string, raw []byte, shortcuts bool
 
 // admitsAlike reports whether the standard channel's shortcut shows admitted
 // an object that the experimental channel's shortcut has shown admitted,
-// taking from rec what that found where the channels' schemas are the same.
-func (a *Admitter) admitsAlike(apiVersion, kind string, raw []byte, rec *twinRecord) (alike bool) {
+// taking from rec what that found where the channels' schemas are the same;
+// shared says that walk's values are only read (see walk.shared).
+func (a *Admitter) admitsAlike(apiVersion, kind string, raw []byte, rec *twinRecord, shared bool) (alike bool) {
 	defer func() {
 		if recover() != nil {
 			alike = false // the API server's code answers
@@ -278,11 +300,11 @@ func (a *Admitter) admitsAlike(apiVersion, kind string, raw []byte, rec *twinRec
 	case exp.twins.same:
 		return true
 	}
-	_, ok := std.shortcut.admit(raw, nil, rec)
+	_, ok := std.shortcut.admit(raw, nil, rec, shared)
 	return ok
 }
 
-func (a *Admitter) admit(apiVersion, kind string, raw []byte, shortcuts bool, rec *twinRecord) (v Verdict) {
+func (a *Admitter) admit(apiVersion, kind string, raw []byte, m admitMode, rec *twinRecord) (v Verdict) {
 	defer func() {
 		// The API server answers a request that panics with 500 Internal Error
 		// (its panic-recovery filter); so does this, rather than end the program.
@@ -311,8 +333,8 @@ func (a *Admitter) admit(apiVersion, kind string, raw []byte, shortcuts bool, re
 	}
 	var obj *unstructured.Unstructured
 	var rej *rejection
-	if shortcuts {
-		obj, rej = sv.create(raw, rec)
+	if m.shortcuts {
+		obj, rej = sv.create(raw, rec, m.shared)
 	} else {
 		obj, rej = sv.createSlowly(raw)
 	}

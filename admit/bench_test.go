@@ -55,8 +55,9 @@ func gatewayObjects(tb testing.TB, a *admit.Admitter, data []byte) []object {
 	}
 }
 
-// admitAll admits every object on GOMAXPROCS goroutines, as the loader decodes,
-// and returns how many were admitted and how many warned about.
+// admitAll admits every object on GOMAXPROCS goroutines, as the loader decodes
+// (AdmitReadOnly, as the loader calls it), and returns how many were admitted
+// and how many warned about.
 func admitAll(a *admit.Admitter, objs []object) (admitted, warned int64) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -68,7 +69,7 @@ func admitAll(a *admit.Admitter, objs []object) (admitted, warned int64) {
 				if i >= len(objs) {
 					return
 				}
-				v := a.Admit(objs[i].apiVersion, objs[i].kind, objs[i].raw)
+				v := a.AdmitReadOnly(objs[i].apiVersion, objs[i].kind, objs[i].raw)
 				if v.Admitted {
 					nAdmitted.Add(1)
 				}

@@ -139,10 +139,11 @@ var strictJSON = json.NewSerializerWithOptions(json.DefaultMetaFactory, nil, crd
 // store the object: decode, prune and default, then validate.
 //
 // rec is nil but in an Admitter of the experimental channel, where the
-// shortcut records in it what the standard channel's shares.
-func (v *servedVersion) create(raw []byte, rec *twinRecord) (*unstructured.Unstructured, *rejection) {
+// shortcut records in it what the standard channel's shares; shared says the
+// caller only reads the object (Admitter.AdmitReadOnly).
+func (v *servedVersion) create(raw []byte, rec *twinRecord, shared bool) (*unstructured.Unstructured, *rejection) {
 	if v.shortcut != nil {
-		if obj, ok := v.shortcut.admit(raw, rec, nil); ok {
+		if obj, ok := v.shortcut.admit(raw, rec, nil, shared); ok {
 			if rec != nil {
 				rec.version = v
 			}

@@ -38,7 +38,7 @@ func ProverAndValidator(a *Admitter, apiVersion, kind string, raw []byte) (prove
 
 // AdmitSlowly is Admit with the API server's code alone, without the shortcut.
 func AdmitSlowly(a *Admitter, apiVersion, kind string, raw []byte) Verdict {
-	return a.admitWith(apiVersion, kind, raw, false)
+	return a.admitWith(apiVersion, kind, raw, admitMode{})
 }
 
 // ShortcutAdmits reports whether the shortcut of the version serving
@@ -56,7 +56,7 @@ func ShortcutAdmits(a *Admitter, apiVersion, kind string, raw []byte) (map[strin
 	if err != nil || v.shortcut == nil {
 		return nil, false
 	}
-	return v.shortcut.admit(raw, nil, nil)
+	return v.shortcut.admit(raw, nil, nil, false)
 }
 
 // ForgetMemos empties the shortcut's memos, as at the start of a run.

@@ -78,6 +78,30 @@ func (r *jsonReader) str() (string, bool) {
 	return "", false
 }
 
+// plainStr reads a string of printable ASCII without escapes, and returns its
+// bytes (the string str reads); for any other string, or none, it reads
+// nothing and reports false.
+func (r *jsonReader) plainStr() ([]byte, bool) {
+	save := r.pos
+	if !r.consume('"') {
+		r.pos = save
+		return nil, false
+	}
+	for i := r.pos; i < len(r.b); i++ {
+		switch c := r.b[i]; {
+		case c == '"':
+			s := r.b[r.pos:i]
+			r.pos = i + 1
+			return s, true
+		case c == '\\' || c < 0x20 || c >= 0x80:
+			r.pos = save
+			return nil, false
+		}
+	}
+	r.pos = save
+	return nil, false
+}
+
 // escapedStr reads the string that opens at start with encoding/json.
 func (r *jsonReader) escapedStr(start int) (string, bool) {
 	end, ok := skipString(r.b, start)

@@ -28,15 +28,20 @@ const (
 	memoShardSeen = 1 << 15
 )
 
+// A text is looked up by its hash, computed once for both the lookup and the
+// remembering (hashing the texts of every node of an object is much of what a
+// miss costs); an entry keeps its text, and a hit is one whose text is equal,
+// so that two texts of the same hash are never taken for each other.
 type memoShard struct {
 	mu      sync.RWMutex
-	entries map[string]memoEntry
+	entries map[uint64]memoEntry
 	seen    map[uint64]struct{}
 	bytes   int
 	_       [32]byte // keep shards off each other's cache lines
 }
 
 type memoEntry struct {
+	text  string
 	value any
 	cost  int64
 }
@@ -45,16 +50,25 @@ var memoSeed = maphash.MakeSeed()
 
 func newMemo() *memo { return &memo{} }
 
-func (m *memo) get(text []byte) (memoEntry, bool) {
-	s := &m.shards[shardOf(text)]
+// memoHash is the hash of text the memo looks it up by.
+func memoHash(text []byte) uint64 { return maphash.Bytes(memoSeed, text) }
+
+// get returns the entry of text, whose memoHash is h.
+func (m *memo) get(h uint64, text []byte) (memoEntry, bool) {
+	s := &m.shards[h%memoShards]
 	s.mu.RLock()
-	e, ok := s.entries[string(text)]
+	e, ok := s.entries[h]
 	s.mu.RUnlock()
-	return e, ok
+	if !ok || e.text != string(text) {
+		return memoEntry{}, false
+	}
+	return e, true
 }
 
-func (m *memo) put(text []byte, e memoEntry) {
-	h := maphash.Bytes(memoSeed, text)
+// put remembers e for text, whose memoHash is h; own says e's value may
+// change after (the caller hands it out to be changed), so the memo keeps a
+// copy. An entry of another text with the same hash is replaced.
+func (m *memo) put(h uint64, text []byte, e memoEntry, own bool) {
 	s := &m.shards[h%memoShards]
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -66,15 +80,16 @@ func (m *memo) put(text []byte, e memoEntry) {
 		return
 	}
 	if s.bytes+len(text) > memoShardBytes || s.entries == nil {
-		s.entries = make(map[string]memoEntry)
+		s.entries = make(map[uint64]memoEntry)
 		s.bytes = 0
 	}
-	// The caller keeps the value it read; the memo keeps its own.
-	e.value = deepCopyJSON(e.value)
-	s.entries[string(text)] = e
+	if own {
+		e.value = deepCopyJSON(e.value)
+	}
+	if old, ok := s.entries[h]; ok {
+		s.bytes -= len(old.text)
+	}
+	e.text = string(text)
+	s.entries[h] = e
 	s.bytes += len(text)
-}
-
-func shardOf(text []byte) uint64 {
-	return maphash.Bytes(memoSeed, text) % memoShards
 }

@@ -64,6 +64,9 @@ type shortcut struct {
 // fastNode is one schema node, compiled for the shortcut.
 type fastNode struct {
 	kind nodeKind
+	// name is the property the node is the schema of, "" for another node:
+	// the key its values are kept under, without a string made for each.
+	name string
 	// unsupported: a value here is left to the API server's code.
 	unsupported bool
 
@@ -78,6 +81,9 @@ type fastNode struct {
 	minLength, maxLength         *int64
 	pattern                      *regexp.Regexp
 	enum                         map[string]bool
+	// match matches what pattern matches, without it (dnsMatcher); nil:
+	// pattern does.
+	match func(string) bool
 	// minimum and maximum are inclusive integer bounds.
 	minimum, maximum *int64
 
@@ -267,6 +273,7 @@ func compileNodeChecks(s *schema.Structural, o *spec.Schema, prover *proverNode)
 				p = prover.properties[name]
 			}
 			child := compileNode(&prop, &op, p)
+			child.name = name
 			n.properties[name] = child
 			if prop.Default.Object != nil {
 				n.defaults = append(n.defaults, compileDefault(name, &prop, child))
@@ -341,7 +348,7 @@ func nativeChecks(n *fastNode, s *schema.Structural, o *spec.Schema) bool {
 			if err != nil {
 				native = false
 			}
-			n.pattern = re
+			n.pattern, n.match = re, dnsMatcher(o.Pattern)
 		}
 		if len(o.Enum) > 0 {
 			n.enum = map[string]bool{}
@@ -443,12 +450,16 @@ type walk struct {
 	// is that record. A walk with reuse makes no object for a caller: the
 	// values it reads may share the memo's and the defaults'.
 	record, reuse *twinRecord
+	// shared: the object the walk makes is only read (AdmitReadOnly), and
+	// so are the values the walk it reuses made; it may share the memo's
+	// and the defaults' values, and the memo may keep its values uncopied.
+	shared bool
 }
 
 // own is v, or a copy the caller may own when the walk makes an object for
 // one.
 func (w *walk) own(v any) any {
-	if w.reuse != nil {
+	if w.reuse != nil || w.shared {
 		return v
 	}
 	return deepCopyJSON(v)
@@ -496,7 +507,8 @@ func (n *fastNode) readMemo(w *walk) (any, bool) {
 		return nil, false
 	}
 	text := w.r.b[start:end]
-	if e, hit := n.memo.get(text); hit {
+	h := memoHash(text)
+	if e, hit := n.memo.get(h, text); hit {
 		w.r.pos = end
 		w.cost += e.cost
 		return w.own(e.value), w.cost < celBudget
@@ -506,7 +518,8 @@ func (n *fastNode) readMemo(w *walk) (any, bool) {
 	if !ok || w.r.pos != end {
 		return nil, false
 	}
-	n.memo.put(text, memoEntry{value: v, cost: w.cost - before})
+	// The memo keeps its own copy of a value the caller may change.
+	n.memo.put(h, text, memoEntry{value: v, cost: w.cost - before}, !w.shared)
 	return v, true
 }
 
@@ -561,6 +574,9 @@ func (n *fastNode) checkString(s string) bool {
 	if n.enum != nil && !n.enum[s] {
 		return false
 	}
+	if n.match != nil {
+		return n.match(s)
+	}
 	return n.pattern == nil || n.pattern.MatchString(s)
 }
 
@@ -571,18 +587,15 @@ func (n *fastNode) readObject(w *walk) (map[string]any, bool) {
 	m := make(map[string]any, len(n.defaults)+4)
 	if !w.r.consume('}') {
 		for {
-			k, ok := w.r.str()
+			k, child, ok := n.key(&w.r)
 			if !ok || !w.r.consume(':') {
 				return nil, false
 			}
 			if _, dup := m[k]; dup {
 				return nil, false // a strict decoding error
 			}
-			child := n.additional
 			if child == nil {
-				if child = n.properties[k]; child == nil {
-					return nil, false // an unknown field
-				}
+				return nil, false // an unknown field
 			}
 			v, ok := child.read(w)
 			if !ok {
@@ -624,6 +637,29 @@ func (n *fastNode) readObject(w *walk) (map[string]any, bool) {
 		return nil, false
 	}
 	return m, true
+}
+
+// key reads the key of a property of an object of n, and returns it with the
+// node of its value, nil for an unknown field. A property's key is its node's
+// name, so that reading it makes no string.
+func (n *fastNode) key(r *jsonReader) (string, *fastNode, bool) {
+	if raw, ok := r.plainStr(); ok {
+		if n.additional != nil {
+			return string(raw), n.additional, true
+		}
+		if child := n.properties[string(raw)]; child != nil {
+			return child.name, child, true
+		}
+		return string(raw), nil, true
+	}
+	k, ok := r.str()
+	if !ok {
+		return "", nil, false
+	}
+	if n.additional != nil {
+		return k, n.additional, true
+	}
+	return k, n.properties[k], true
 }
 
 func (n *fastNode) readArray(w *walk) ([]any, bool) {
@@ -763,9 +799,10 @@ func (n *fastNode) holds(v any, w *walk) bool {
 // record and reuse are nil but in an Admitter of the experimental channel:
 // record is where a walk of the experimental channel records what the
 // standard channel shares, reuse what a walk of the standard channel takes
-// from it.
-func (sc *shortcut) admit(raw []byte, record, reuse *twinRecord) (map[string]any, bool) {
-	w := &walk{r: jsonReader{b: raw}, record: record, reuse: reuse}
+// from it. shared says the object is only read, and so are the values in
+// reuse (walk.shared).
+func (sc *shortcut) admit(raw []byte, record, reuse *twinRecord, shared bool) (map[string]any, bool) {
+	w := &walk{r: jsonReader{b: raw}, record: record, reuse: reuse, shared: shared}
 	if !w.r.consume('{') {
 		return nil, false
 	}
@@ -775,7 +812,7 @@ func (sc *shortcut) admit(raw []byte, record, reuse *twinRecord) (map[string]any
 		return nil, false
 	}
 	for {
-		k, ok := w.r.str()
+		k, _, ok := sc.root.key(&w.r)
 		if !ok || !w.r.consume(':') {
 			return nil, false
 		}

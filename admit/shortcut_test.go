@@ -18,8 +18,11 @@ import (
 // The shortcut is the oracle-checked fast path of admission: on every object
 // of the corpus, and on both channels, Admit gives exactly the verdict the API
 // server's code alone gives (admitted or not, the message, the field errors,
-// the defaulted object, the standard channel's answer). On the corpus it also
-// shows most admitted objects admitted itself, so that it is the path taken.
+// the defaulted object, the standard channel's answer), and so does
+// AdmitReadOnly, whose objects share the memos' values: the objects Admit
+// hands out are changed after each pass, which must change no later verdict.
+// On the corpus it also shows most admitted objects admitted itself, so that
+// it is the path taken.
 func TestShortcutAgreesWithAPIServerCode(t *testing.T) {
 	corpus := shortcutCorpus(t)
 	for _, ch := range []admit.Channel{admit.Standard, admit.Experimental} {
@@ -30,13 +33,23 @@ func TestShortcutAgreesWithAPIServerCode(t *testing.T) {
 			for i, o := range corpus {
 				wants[i] = admit.AdmitSlowly(a, o.apiVersion, o.kind, o.raw)
 			}
-			// Twice: the second time every repeated value is memoized.
-			for pass := range 2 {
+			// Again and again: after the first pass every repeated value is
+			// memoized, by a walk for a caller that owns the object or for
+			// one that only reads it.
+			for pass := range 4 {
+				readOnly := pass%2 == 1
 				for i, o := range corpus {
-					got := a.Admit(o.apiVersion, o.kind, o.raw)
+					admitFn := a.Admit
+					if readOnly {
+						admitFn = a.AdmitReadOnly
+					}
+					got := admitFn(o.apiVersion, o.kind, o.raw)
 					want := wants[i]
 					if !reflect.DeepEqual(got, want) {
-						t.Errorf("pass %d, %s %s: the verdict differs from the API server code's\n got %+v\nwant %+v\n  object %.400s", pass, o.apiVersion, o.kind, got, want, o.raw)
+						t.Errorf("pass %d (read only: %v), %s %s: the verdict differs from the API server code's\n got %+v\nwant %+v\n  object %.400s", pass, readOnly, o.apiVersion, o.kind, got, want, o.raw)
+					}
+					if !readOnly {
+						scribble(got.Object)
 					}
 					obj, ok := admit.ShortcutAdmits(a, o.apiVersion, o.kind, o.raw)
 					if ok && (!want.Admitted || !reflect.DeepEqual(obj, want.Object)) {
@@ -58,6 +71,22 @@ func TestShortcutAgreesWithAPIServerCode(t *testing.T) {
 	}
 }
 
+// scribble changes every value of an object, as a caller that owns it may.
+func scribble(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			scribble(x)
+			v[k] = "scribbled"
+		}
+	case []any:
+		for i, x := range v {
+			scribble(x)
+			v[i] = "scribbled"
+		}
+	}
+}
+
 // freshAdmitter is an Admitter of its own, with nothing memoized.
 func freshAdmitter(tb testing.TB, ch admit.Channel) *admit.Admitter {
 	tb.Helper()
@@ -72,9 +101,11 @@ func freshAdmitter(tb testing.TB, ch admit.Channel) *admit.Admitter {
 	return a
 }
 
-// On arbitrary input the shortcut never changes a verdict: Admit (which takes
-// it, in file mode, with the standard channel's check) answers exactly as the
-// API server's code alone answers, memos filled by everything fuzzed before.
+// On arbitrary input the shortcut never changes a verdict: Admit and
+// AdmitReadOnly (which take it, in file mode, with the standard channel's
+// check) answer exactly as the API server's code alone answers, memos filled
+// by everything fuzzed before, and by callers that changed the objects Admit
+// gave them.
 //
 //	go test -fuzz FuzzShortcut -fuzztime 120s ./admit
 func FuzzShortcut(f *testing.F) {
@@ -89,11 +120,16 @@ func FuzzShortcut(f *testing.F) {
 	a := freshAdmitter(f, admit.Experimental)
 	f.Fuzz(func(t *testing.T, raw []byte, k uint8) {
 		kind := kinds[int(k)%len(kinds)]
+		readOnly := a.AdmitReadOnly(kind.apiVersion, kind.kind, raw)
 		got := a.Admit(kind.apiVersion, kind.kind, raw)
 		want := admit.AdmitSlowly(a, kind.apiVersion, kind.kind, raw)
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("the verdict differs from the API server code's\n got %+v\nwant %+v", got, want)
 		}
+		if !reflect.DeepEqual(readOnly, want) {
+			t.Errorf("AdmitReadOnly's verdict differs from the API server code's\n got %+v\nwant %+v", readOnly, want)
+		}
+		scribble(got.Object)
 	})
 }
 

@@ -7,6 +7,7 @@ import (
 	metavalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	kjson "sigs.k8s.io/json"
 )
@@ -214,7 +215,7 @@ func (m *fastMeta) plainValid(namespaced bool, memo *metaMemo) bool {
 			name = generatedName(generateName)
 		}
 	}
-	if name == "" || len(metavalidation.NameIsDNSSubdomain(name, false)) > 0 || len(pathSegmentName(name, false)) > 0 {
+	if name == "" || !nameIsDNSSubdomain(name) || len(pathSegmentName(name, false)) > 0 {
 		return false
 	}
 	if namespaced {
@@ -234,6 +235,17 @@ func (m *fastMeta) plainValid(namespaced bool, memo *metaMemo) bool {
 	return m.annotationsText == "" || memo.check(&memo.annotations, m.annotationsText, func() bool {
 		return len(metavalidation.ValidateAnnotations(m.typed.Annotations, path.Child("annotations"))) == 0
 	})
+}
+
+// nameIsDNSSubdomain reports whether metavalidation.NameIsDNSSubdomain finds
+// nothing wrong with name (validation.IsDNS1123Subdomain: at most 253
+// characters, matching subdomainPattern), without its regexp where it does
+// not.
+func nameIsDNSSubdomain(name string) bool {
+	if len(name) <= validation.DNS1123SubdomainMaxLength && isSubdomain(name) {
+		return true
+	}
+	return len(metavalidation.NameIsDNSSubdomain(name, false)) == 0
 }
 
 // metaMemo remembers the checks of namespaces, and of labels and annotations

@@ -165,15 +165,19 @@ func TestClusterAdmission(t *testing.T) {
 			if diff := compareVerdicts(a, o, offline, server); diff != "" {
 				t.Errorf("%s channel, %s (%s %s):\n%s\n  object %.400s", c.ch, o.source, o.apiVersion, o.kind, diff, o.raw)
 			}
+			// The loader's call, whose object shares the memos' values.
+			if readOnly := a.AdmitReadOnly(o.apiVersion, o.kind, o.raw); !reflect.DeepEqual(readOnly, offline) {
+				t.Errorf("%s channel, %s (%s %s): AdmitReadOnly's verdict differs from Admit's\n got %+v\nwant %+v", c.ch, o.source, o.apiVersion, o.kind, readOnly, offline)
+			}
 			compared++
 		}
 	}
 
 	// The experimental Admitter's cross-check with the standard channel says
-	// what the standard-channel API server says.
+	// what the standard-channel API server says, as the loader asks for it.
 	exp := admitters[admit.Experimental]
 	for i, o := range corpus {
-		v := exp.Admit(o.apiVersion, o.kind, o.raw)
+		v := exp.AdmitReadOnly(o.apiVersion, o.kind, o.raw)
 		std := answers[admit.Standard][i]
 		switch {
 		case v.Admitted && (v.Standard != nil) == std.admitted:

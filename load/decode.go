@@ -187,7 +187,9 @@ func decodeObject(src model.Source, js []byte, h header, defaultNamespace string
 	if adm.covers(h.APIVersion) {
 		switch {
 		case adm.validate:
-			v := adm.admitter.Admit(h.APIVersion, h.Kind, js)
+			// The object is only converted to its Go type, which copies
+			// what it reads: it may share the validator's memoized values.
+			v := adm.admitter.AdmitReadOnly(h.APIVersion, h.Kind, js)
 			if !v.Admitted {
 				r := newRefusal(src, h, v.Refusal, adm.refusedNamespace(h, js, defaultNamespace), metadataName(js))
 				r.Stored, r.StandardAdmits = adm.stored, v.StandardAdmits

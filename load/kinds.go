@@ -83,7 +83,10 @@ const ingressGroup = "networking.k8s.io"
 // source is one object for a codec to read: as the API server would store
 // it, when admission gave it, else its JSON as written.
 type source struct {
-	js  []byte
+	js []byte
+	// obj is read, never changed: it may share values with the Admitter's
+	// memos (admit.Admitter.AdmitReadOnly). FromUnstructured copies what it
+	// reads into the Go value.
 	obj map[string]any
 	// defaults, when set, applies the CRD's defaults to the object decoded
 	// from js (admit.Admitter.TypedDefaults).

@@ -1,0 +1,52 @@
+package admit
+
+import "testing"
+
+// TestMemoTellsTextsOfOneHashApart: the memo looks texts up by their hash,
+// and a text whose hash is another's must not get the other's entry.
+func TestMemoTellsTextsOfOneHashApart(t *testing.T) {
+	m := newMemo()
+	a, b := []byte(`{"name":"a"}`), []byte(`{"name":"b"}`)
+	const h = 42 // both texts given the same hash
+	m.put(h, a, memoEntry{value: "A", cost: 1}, false)
+	if _, hit := m.get(h, a); hit {
+		t.Fatal("a text seen once is remembered")
+	}
+	m.put(h, a, memoEntry{value: "A", cost: 1}, false)
+	if e, hit := m.get(h, a); !hit || e.value != "A" || e.cost != 1 {
+		t.Fatalf("get(a) = %+v, %v; want A's entry", e, hit)
+	}
+	if e, hit := m.get(h, b); hit {
+		t.Fatalf("get(b) = %+v: the entry of a text of the same hash", e)
+	}
+	m.put(h, b, memoEntry{value: "B", cost: 2}, false)
+	if e, hit := m.get(h, b); !hit || e.value != "B" {
+		t.Fatalf("get(b) = %+v, %v after put(b); want B's entry", e, hit)
+	}
+	if e, hit := m.get(h, a); hit {
+		t.Fatalf("get(a) = %+v: b replaced it", e)
+	}
+	if got, want := m.shards[h%memoShards].bytes, len(b); got != want {
+		t.Errorf("the shard counts %d bytes of text, want %d (the replaced entry's uncounted)", got, want)
+	}
+}
+
+// TestMemoCopiesWhatTheCallerOwns: put keeps a copy of a value the caller
+// may change, and the value itself when the caller only reads it.
+func TestMemoCopiesWhatTheCallerOwns(t *testing.T) {
+	for _, own := range []bool{true, false} {
+		m := newMemo()
+		text := []byte(`{"a":"x"}`)
+		v := map[string]any{"a": "x"}
+		m.put(1, text, memoEntry{value: v}, own)
+		m.put(1, text, memoEntry{value: v}, own)
+		e, hit := m.get(1, text)
+		if !hit {
+			t.Fatalf("own=%v: no entry", own)
+		}
+		v["a"] = "changed"
+		if got := e.value.(map[string]any)["a"]; (got == "x") != own {
+			t.Errorf("own=%v: the memo's value reads %q after the caller changed its own", own, got)
+		}
+	}
+}
