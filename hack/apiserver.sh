@@ -34,32 +34,28 @@ state=${GWTLS_CLUSTER_STATE:-${TMPDIR:-/tmp}/kubectl-gwtls-cluster}
 log() { printf 'apiserver.sh: %s\n' "$*" >&2; }
 die() { log "$*"; exit 1; }
 
-build() {
-  if [ -x "$bin" ]; then
-    log "cached: $bin"
+# build_once CMD OUT NOTE builds k8s.io/kubernetes/cmd/CMD into OUT in the module
+# hack/kube-apiserver, unless OUT is cached (progress on stderr).
+build_once() {
+  if [ -x "$2" ]; then
+    log "cached: $2"
     return
   fi
   mkdir -p "$cache"
-  log "building kube-apiserver $K8S_VERSION into $bin (cold build: ~11 min on 2 cores)"
+  log "building $1 $K8S_VERSION into $2 (cold build: $3 on 2 cores)"
   local start=$SECONDS
   (cd "$here/kube-apiserver" &&
-    CGO_ENABLED=0 nice -n 10 go build -trimpath -o "$bin.tmp" k8s.io/kubernetes/cmd/kube-apiserver)
-  mv "$bin.tmp" "$bin"
+    CGO_ENABLED=0 nice -n 10 go build -trimpath -o "$2.tmp" "k8s.io/kubernetes/cmd/$1") >&2
+  mv "$2.tmp" "$2"
   log "built in $((SECONDS - start))s"
 }
+
+build() { build_once kube-apiserver "$bin" "~11 min"; }
 
 # kubectl prints the path of kubectl $K8S_VERSION, building it once like
 # kube-apiserver (progress on stderr, the path alone on stdout).
 kubectl() {
-  if [ ! -x "$kubectl_bin" ]; then
-    mkdir -p "$cache"
-    log "building kubectl $K8S_VERSION into $kubectl_bin (cold build: several minutes on 2 cores)"
-    local start=$SECONDS
-    (cd "$here/kube-apiserver" &&
-      CGO_ENABLED=0 nice -n 10 go build -trimpath -o "$kubectl_bin.tmp" k8s.io/kubernetes/cmd/kubectl) >&2
-    mv "$kubectl_bin.tmp" "$kubectl_bin"
-    log "built in $((SECONDS - start))s"
-  fi
+  build_once kubectl "$kubectl_bin" "several minutes"
   echo "$kubectl_bin"
 }
 
