@@ -110,15 +110,43 @@ type Ingress struct {
 	NotServed string
 	// Problems are its annotations' problems (annotations.Validate).
 	Problems []annotations.Problem
-	// HostsTaken say which of its hosts the controller gives another
+	// HostsTaken are its host rules whose host the controller gives another
 	// Ingress (HostCollision "oldest").
-	HostsTaken []string
+	HostsTaken []HostTaken
 	// settings are its annotations' effects.
 	settings settings
 }
 
 // Source is where the Ingress was read from.
 func (i *Ingress) Source() model.Source { return i.Obj.Source }
+
+// place is a field of the Ingress written on line (0 when not known: the
+// Ingress's own line stands for it).
+func (i *Ingress) place(field string, line int) Place {
+	src := i.Obj.Source
+	if line > 0 {
+		src.Line = line
+	}
+	return Place{Field: field, Source: src}
+}
+
+// Place is a part of an Ingress and where it is written: a host rule, a
+// path, a tls entry or the defaultBackend.
+type Place struct {
+	// Field is its path in the Ingress: spec.rules[0].http.paths[1].
+	Field string
+	// Source is its own line when the loader knows it (model.IngressLines),
+	// else the Ingress's.
+	Source model.Source
+}
+
+// HostTaken is a host rule of an Ingress whose host another, older Ingress
+// has.
+type HostTaken struct {
+	Rule Place
+	// Why says so, naming the Ingress that has the host.
+	Why string
+}
 
 // Canary reports whether the Ingress is a canary of another (ingress-nginx's
 // canary annotation): it is served only as part of the main Ingress's paths.
@@ -154,8 +182,8 @@ type Server struct {
 // TLS is the certificate a host is served with.
 type TLS struct {
 	Ingress *Ingress
-	// Field is the IngressTLS entry, spec.tls[i].
-	Field  string
+	// Entry is the IngressTLS entry, spec.tls[i].
+	Entry  Place
 	Secret model.NamespacedName
 	// Ref is the Secret resolved as a certificateRef is; nil when the entry
 	// names no Secret (the controller's default certificate, or a refused
@@ -179,9 +207,12 @@ func (t *TLS) Certificate(sni string) *serving.Certificate {
 type Location struct {
 	Server  *Server
 	Ingress *Ingress
-	// Field is the path's place in the Ingress: spec.rules[i].http.paths[j],
-	// or spec.defaultBackend.
-	Field string
+	// Place is the path in the Ingress: spec.rules[i].http.paths[j], or
+	// spec.defaultBackend.
+	Place
+	// Rule is the host rule the path serves, spec.rules[i]; for an Ingress
+	// with only a defaultBackend, the defaultBackend.
+	Rule Place
 	// Path and PathType are as written (PathType defaulted to
 	// ImplementationSpecific, the API's default).
 	Path     string
@@ -356,13 +387,15 @@ func (b *builder) addIngress(s *Serving, ing *Ingress) {
 	if len(spec.Rules) == 0 && spec.DefaultBackend != nil {
 		// An Ingress with only a default backend serves every host no rule
 		// takes (IngressSpec.DefaultBackend).
-		srv := b.server(s, ing, "")
+		def := ing.place("spec.defaultBackend", ing.Obj.IngressLines.Default())
+		srv := b.server(s, ing, "", def)
 		if srv == nil {
 			return
 		}
-		b.addLocation(srv, ing, "spec.defaultBackend", "/", networkingv1.PathTypePrefix, spec.DefaultBackend)
+		b.addLocation(srv, ing, def, def, "/", networkingv1.PathTypePrefix, spec.DefaultBackend)
 		return
 	}
+	lines := ing.Obj.IngressLines
 	for i, rule := range spec.Rules {
 		host := strings.ToLower(rule.Host)
 		if host == "" && ctl.HostCollision == "oldest" {
@@ -370,7 +403,8 @@ func (b *builder) addIngress(s *Serving, ing *Ingress) {
 			// the host field is required" (Basic configuration > Restrictions).
 			continue
 		}
-		srv := b.server(s, ing, host)
+		rulePlace := ing.place(fmt.Sprintf("spec.rules[%d]", i), lines.Rule(i))
+		srv := b.server(s, ing, host, rulePlace)
 		if srv == nil {
 			continue
 		}
@@ -386,14 +420,14 @@ func (b *builder) addIngress(s *Serving, ing *Ingress) {
 				if path == "" {
 					path = "/"
 				}
-				b.addLocation(srv, ing, fmt.Sprintf("spec.rules[%d].http.paths[%d]", i, j), path, pt, &p.Backend)
+				b.addLocation(srv, ing, ing.place(fmt.Sprintf("spec.rules[%d].http.paths[%d]", i, j), lines.Path(i, j)), rulePlace, path, pt, &p.Backend)
 				root = root || path == "/"
 			}
 		}
 		if !root && spec.DefaultBackend != nil {
 			// A rule's host without a root path sends what its paths do not
 			// take to the Ingress's default backend.
-			b.addLocation(srv, ing, "spec.defaultBackend", "/", networkingv1.PathTypePrefix, spec.DefaultBackend)
+			b.addLocation(srv, ing, ing.place("spec.defaultBackend", lines.Default()), rulePlace, "/", networkingv1.PathTypePrefix, spec.DefaultBackend)
 		}
 	}
 }
@@ -401,7 +435,7 @@ func (b *builder) addIngress(s *Serving, ing *Ingress) {
 // server is the controller's server for a host, made for ing when it is the
 // first Ingress of the host; nil when the controller gives the host to
 // another Ingress (HostCollision "oldest").
-func (b *builder) server(s *Serving, ing *Ingress, host string) *Server {
+func (b *builder) server(s *Serving, ing *Ingress, host string, rule Place) *Server {
 	k := serverKey{s, host}
 	srv := b.servers[k]
 	if srv == nil {
@@ -417,7 +451,8 @@ func (b *builder) server(s *Serving, ing *Ingress, host string) *Server {
 		s.Servers = append(s.Servers, srv)
 	}
 	if owner := srv.Ingresses; len(owner) > 0 && owner[0] != ing && s.Controller.Set.Ingress.HostCollision == "oldest" {
-		ing.HostsTaken = append(ing.HostsTaken, fmt.Sprintf("host %s is taken by %s, which is older (%s serves a host from one Ingress)", displayHost(host), owner[0].Ref, s.Controller.Name()))
+		ing.HostsTaken = append(ing.HostsTaken, HostTaken{Rule: rule,
+			Why: fmt.Sprintf("host %s is taken by %s, which is older (%s serves a host from one Ingress)", displayHost(host), owner[0].Ref, s.Controller.Name())})
 		return nil
 	}
 	if !slices.Contains(srv.Ingresses, ing) {
@@ -428,13 +463,13 @@ func (b *builder) server(s *Serving, ing *Ingress, host string) *Server {
 
 // addLocation adds one path to a server; a path the server has from an older
 // Ingress stays that Ingress's.
-func (b *builder) addLocation(srv *Server, ing *Ingress, field, path string, pt networkingv1.PathType, be *networkingv1.IngressBackend) {
+func (b *builder) addLocation(srv *Server, ing *Ingress, place, rule Place, path string, pt networkingv1.PathType, be *networkingv1.IngressBackend) {
 	for _, l := range srv.Locations {
 		if l.Path == path && l.PathType == pt {
 			return
 		}
 	}
-	loc := &Location{Server: srv, Ingress: ing, Field: field, Path: path, PathType: pt, Backend: b.backend(ing, be)}
+	loc := &Location{Server: srv, Ingress: ing, Place: place, Rule: rule, Path: path, PathType: pt, Backend: b.backend(ing, be)}
 	switch m := ing.settings.pathMode; {
 	case m != "":
 		loc.Match = m
@@ -592,7 +627,7 @@ func (b *builder) tlsFor(ing *Ingress, host, sample string, byCertificate bool) 
 }
 
 func (b *builder) tls(ing *Ingress, i int, secret string, listed bool) *TLS {
-	t := &TLS{Ingress: ing, Field: fmt.Sprintf("spec.tls[%d]", i), Listed: listed}
+	t := &TLS{Ingress: ing, Entry: ing.place(fmt.Sprintf("spec.tls[%d]", i), ing.Obj.IngressLines.TLSEntry(i)), Listed: listed}
 	if secret == "" {
 		return t
 	}

@@ -270,8 +270,8 @@ func TestNGINXIngressController(t *testing.T) {
 						t.Errorf("bad: NotServed %q", i.NotServed)
 					}
 				case "young":
-					if len(i.HostsTaken) != 1 || !strings.Contains(i.HostsTaken[0], "taken by Ingress/default/old") {
-						t.Errorf("young: HostsTaken %q", i.HostsTaken)
+					if len(i.HostsTaken) != 1 || !strings.Contains(i.HostsTaken[0].Why, "taken by Ingress/default/old") || i.HostsTaken[0].Rule.Field != "spec.rules[0]" {
+						t.Errorf("young: HostsTaken %+v", i.HostsTaken)
 					}
 				}
 			}

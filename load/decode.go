@@ -109,7 +109,9 @@ func decodeDocument(src model.Source, bodyLine int, body []byte, defaultNamespac
 		out.experimentalOnly[i].placeFields(body, bodyLine)
 	}
 	if out.err == nil {
-		setListenerLines(body, bodyLine, out.objects)
+		doc := &parsedDocument{body: body}
+		setListenerLines(doc, bodyLine, out.objects)
+		setIngressLines(doc, bodyLine, out.objects)
 	}
 	return out
 }

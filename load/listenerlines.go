@@ -10,9 +10,9 @@ import (
 // ListenerSets a document holds (Meta.ListenerLines), so that what is said
 // about one listener points at it rather than at the object's first line. A
 // Gateway may hold 64 listeners, and a file is read to find one. Only
-// documents that hold listeners are parsed again, once each.
-func setListenerLines(body []byte, bodyLine int, objs []object) {
-	var doc *yaml3.Node
+// documents that hold listeners (or Ingresses, setIngressLines) are parsed
+// again, once each.
+func setListenerLines(doc *parsedDocument, bodyLine int, objs []object) {
 	for _, o := range objs {
 		var n int
 		var meta *model.Meta
@@ -27,15 +27,9 @@ func setListenerLines(body []byte, bodyLine int, objs []object) {
 		if n == 0 {
 			continue
 		}
-		if doc == nil {
-			doc = new(yaml3.Node)
-			if yaml3.Unmarshal(body, doc) != nil || doc.Kind != yaml3.DocumentNode || len(doc.Content) == 0 {
-				return
-			}
-		}
-		root := doc.Content[0]
-		if o.item >= 0 {
-			root = sequenceItem(mappingValue(root, "items"), o.item)
+		root := doc.object(o.item)
+		if root == nil {
+			continue
 		}
 		items := mappingValue(mappingValue(root, "spec"), "listeners")
 		if items == nil || items.Kind != yaml3.SequenceNode || len(items.Content) != n {
@@ -47,6 +41,30 @@ func setListenerLines(body []byte, bodyLine int, objs []object) {
 		}
 		meta.ListenerLines = lines
 	}
+}
+
+// parsedDocument is a document's YAML nodes, parsed once when first asked
+// for: only documents with objects whose parts get their own lines are.
+type parsedDocument struct {
+	body   []byte
+	parsed bool
+	root   *yaml3.Node
+}
+
+// object is the node of the document's object, or of item i of its List
+// (i >= 0); nil when the document does not parse as one.
+func (d *parsedDocument) object(item int) *yaml3.Node {
+	if !d.parsed {
+		d.parsed = true
+		var doc yaml3.Node
+		if yaml3.Unmarshal(d.body, &doc) == nil && doc.Kind == yaml3.DocumentNode && len(doc.Content) > 0 {
+			d.root = doc.Content[0]
+		}
+	}
+	if d.root == nil || item < 0 {
+		return d.root
+	}
+	return sequenceItem(mappingValue(d.root, "items"), item)
 }
 
 // mappingValue is the value of key in mapping n, nil when n is not a mapping

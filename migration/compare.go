@@ -135,14 +135,6 @@ func requestLabel(row *ingress.Row) string {
 	return s
 }
 
-// hostField is the field of the rule a location's host comes from.
-func hostField(l *ingress.Location) string {
-	if i := strings.Index(l.Field, "].http"); i >= 0 {
-		return l.Field[:i+1]
-	}
-	return l.Field
-}
-
 // compare asks the Gateway side one Ingress row's request.
 func (c *comparison) compare(decided *ingress.Row) {
 	// The path that takes the request is what the Ingress does with it,
@@ -156,7 +148,7 @@ func (c *comparison) compare(decided *ingress.Row) {
 	req := requestLabel(row)
 	who := row.Serving.Controller.Name()
 	if lost, why := hostLost(&g, row.Port); lost {
-		c.addAt(findingKey{rule: rules.MigrationHostNotServed.ID, ingress: ing.Ref, field: hostField(loc), port: row.Port}, ing.Source(), rules.MigrationHostNotServed, req, decider{},
+		c.addAt(findingKey{rule: rules.MigrationHostNotServed.ID, ingress: ing.Ref, field: loc.Rule.Field, port: row.Port}, loc.Rule.Source, rules.MigrationHostNotServed, req, decider{},
 			fmt.Sprintf("%s serves host %s on port %d, but %s", who, displayHost(row.Hostname), row.Port, why),
 			hostFix(row))
 		return
@@ -177,7 +169,7 @@ func (c *comparison) passthrough(row *ingress.Row, g *gatewaySide, req string) {
 	ing := row.Location.Ingress
 	if g.Listener.Mode != gwv1.TLSModePassthrough {
 		how := fmt.Sprintf("terminates TLS on listener %s (%s %s)", listenerLabel(g.Listener), g.Listener.Protocol, g.Listener.Mode)
-		c.add(ing.Ref, ing.Source(), hostField(row.Location), rules.MigrationPassthroughLost, req, sideOf(g),
+		c.add(ing.Ref, row.Location.Rule, rules.MigrationPassthroughLost, req, sideOf(g),
 			fmt.Sprintf("the Ingress passes the host's TLS connections through to %s undecrypted; the Gateway %s", backendLabel(row.Location.Backend), how),
 			fmt.Sprintf("add a listener on port %d with protocol TLS, tls.mode Passthrough and hostname %s, and a TLSRoute with hostnames [%s] and backendRefs [{name: %s, port: %d}]",
 				row.Port, row.Hostname, row.Hostname, row.Location.Backend.Service.Name, row.Location.Backend.Port))
@@ -191,22 +183,22 @@ func (c *comparison) passthrough(row *ingress.Row, g *gatewaySide, req string) {
 func (c *comparison) terminated(row *ingress.Row, g *gatewaySide, req string) {
 	ing := row.Location.Ingress
 	if g.Listener.Protocol == gwv1.TLSProtocolType {
-		c.add(ing.Ref, ing.Source(), hostField(row.Location), rules.MigrationPathNotServed, req, sideOf(g),
+		c.add(ing.Ref, row.Location.Rule, rules.MigrationPathNotServed, req, sideOf(g),
 			fmt.Sprintf("the Ingress terminates TLS and routes by path; listener %s routes the TLS connection (%s) without reading its requests", listenerLabel(g.Listener), g.Listener.Mode),
 			"serve the host from an HTTPS listener with tls.mode Terminate and an HTTPRoute with the Ingress's paths")
 		return
 	}
 	tls := row.Server.TLS
 	if gc, ic := g.Certificate, row.Certificate; gc != nil {
-		field := tls.Field
+		field := tls.Entry.Field
 		switch {
 		case !gc.Covers && (ic == nil || ic.Covers):
-			c.addAt(findingKey{rule: rules.MigrationCertificateNotCovering.ID, ingress: tls.Ingress.Ref, field: field, port: row.Port}, tls.Ingress.Source(),
+			c.addAt(findingKey{rule: rules.MigrationCertificateNotCovering.ID, ingress: tls.Ingress.Ref, field: field, port: row.Port}, tls.Entry.Source,
 				rules.MigrationCertificateNotCovering, "", listenerSide(g.Listener),
 				fmt.Sprintf("the Gateway presents Secret %s for %s, whose certificate does not cover it (%s); the Ingress presents %s", gc.Secret, row.Request.SNI, certNames(gc), certLabel(ic)),
 				fmt.Sprintf("reference a Secret that covers %s in listener %s's tls.certificateRefs (the Ingress's: %s)", row.Request.SNI, g.Listener.Name, certLabel(ic)))
 		case ic != nil && !sameCertificate(gc, ic):
-			c.addAt(findingKey{rule: rules.MigrationCertificateChanged.ID, ingress: tls.Ingress.Ref, field: field, port: row.Port}, tls.Ingress.Source(),
+			c.addAt(findingKey{rule: rules.MigrationCertificateChanged.ID, ingress: tls.Ingress.Ref, field: field, port: row.Port}, tls.Entry.Source,
 				rules.MigrationCertificateChanged, "", listenerSide(g.Listener),
 				fmt.Sprintf("the Gateway presents %s for %s; the Ingress presents %s", certLabel(gc), row.Request.SNI, certLabel(ic)),
 				"nothing, if the certificate is meant to change; otherwise reference the Ingress's Secret")
@@ -228,22 +220,22 @@ func (c *comparison) plain(row *ingress.Row, g *gatewaySide, req string) {
 	}
 	switch {
 	case gr != nil && !gr.ToHTTPS():
-		c.add(ing.Ref, ing.Source(), loc.Field, rules.MigrationPathNotServed, req, sideOf(g),
+		c.add(ing.Ref, loc.Place, rules.MigrationPathNotServed, req, sideOf(g),
 			fmt.Sprintf("the Gateway answers it with a redirect (%d) elsewhere than to https; %s", gr.StatusCode, ingressOutcome(row)),
 			"remove the RequestRedirect filter from the rule, or give it scheme: https")
 	case gr != nil:
 		switch {
 		case ir == nil:
-			c.add(ing.Ref, ing.Source(), loc.Field, rules.MigrationRedirectAdded, req, sideOf(g),
+			c.add(ing.Ref, loc.Place, rules.MigrationRedirectAdded, req, sideOf(g),
 				fmt.Sprintf("the Gateway redirects it to https (%d); the Ingress forwards it to %s", gr.StatusCode, backendLabel(loc.Backend)),
 				"keep the redirect if plain HTTP should end; otherwise attach the route with the backends to the HTTP listener")
 		case ir.ForwardedProto:
-			c.add(ing.Ref, ing.Source(), loc.Field, rules.MigrationRedirectChanged, req, sideOf(g),
+			c.add(ing.Ref, loc.Place, rules.MigrationRedirectChanged, req, sideOf(g),
 				fmt.Sprintf("the Gateway redirects every plain HTTP request to https (%d); the Ingress redirects only those whose X-Forwarded-Proto is http (%s), and forwards the others to %s: behind a load balancer that terminates TLS and forwards plain HTTP, the Gateway's redirect loops",
 					gr.StatusCode, ir.Key, backendLabel(loc.Backend)),
 				"match the redirect rule on the header: matches: [{headers: [{name: X-Forwarded-Proto, value: http}]}], beside a rule that forwards to the backend")
 		case ir.StatusCode != gr.StatusCode:
-			c.add(ing.Ref, ing.Source(), loc.Field, rules.MigrationRedirectChanged, req, sideOf(g),
+			c.add(ing.Ref, loc.Place, rules.MigrationRedirectChanged, req, sideOf(g),
 				fmt.Sprintf("the Gateway redirects it to https with %d; the Ingress with %d (%s)", gr.StatusCode, ir.StatusCode, ir.Key),
 				fmt.Sprintf("set the RequestRedirect filter's statusCode to %d", ir.StatusCode))
 		}
@@ -255,7 +247,7 @@ func (c *comparison) plain(row *ingress.Row, g *gatewaySide, req string) {
 		if g.Refusal != serving.Served {
 			what = "does not serve it over HTTP either (" + refusalText(g) + ")"
 		}
-		c.add(ing.Ref, ing.Source(), loc.Field, rules.MigrationRedirectLost, req, sideOf(g),
+		c.add(ing.Ref, loc.Place, rules.MigrationRedirectLost, req, sideOf(g),
 			fmt.Sprintf("the Ingress redirects it to https (%d, %s); the Gateway %s", ir.StatusCode, ir.Key, what),
 			redirectFix(row, g, ir.StatusCode))
 	default:
@@ -285,11 +277,11 @@ func (c *comparison) forwardedProtoRedirect(row *ingress.Row, ir *ingress.Redire
 	}
 	switch {
 	case gr == nil || !gr.ToHTTPS():
-		c.add(ing.Ref, ing.Source(), row.Location.Field, rules.MigrationRedirectLost, req, sideOf(&g),
+		c.add(ing.Ref, row.Location.Place, rules.MigrationRedirectLost, req, sideOf(&g),
 			fmt.Sprintf("the Ingress redirects it to https (%d, %s) when its X-Forwarded-Proto is http; the Gateway does not redirect it then", ir.StatusCode, ir.Key),
 			"add a rule with matches: [{headers: [{name: X-Forwarded-Proto, value: http}]}] and a RequestRedirect filter with scheme: https")
 	case gr.StatusCode != ir.StatusCode:
-		c.add(ing.Ref, ing.Source(), row.Location.Field, rules.MigrationRedirectChanged, req, sideOf(&g),
+		c.add(ing.Ref, row.Location.Place, rules.MigrationRedirectChanged, req, sideOf(&g),
 			fmt.Sprintf("with X-Forwarded-Proto http, the Gateway redirects it to https with %d; the Ingress with %d (%s)", gr.StatusCode, ir.StatusCode, ir.Key),
 			fmt.Sprintf("set the RequestRedirect filter's statusCode to %d", ir.StatusCode))
 	}
@@ -311,7 +303,7 @@ func (c *comparison) followRedirect(row *ingress.Row, g *gatewaySide, r *serving
 	after := fmt.Sprintf("after the Gateway's redirect to https on port %d, ", port)
 	loc := row.Location
 	if g2.Refusal != serving.Served {
-		c.add(loc.Ingress.Ref, loc.Ingress.Source(), loc.Field, rules.MigrationPathNotServed, req, sideOf(g).then(sideOf(&g2)),
+		c.add(loc.Ingress.Ref, loc.Place, rules.MigrationPathNotServed, req, sideOf(g).then(sideOf(&g2)),
 			after+"the Gateway does not serve it ("+refusalText(&g2)+"); the Ingress forwards it to "+backendLabel(loc.Backend),
 			fmt.Sprintf("attach a route with the Ingress path to the Gateway's HTTPS listener on port %d (parentRefs sectionName), or forward the plain HTTP request instead of redirecting it", port))
 		return
@@ -335,11 +327,11 @@ func (c *comparison) forwarded(row *ingress.Row, g *gatewaySide, req, context st
 		if !row.Spec {
 			fix = narrowedFix(row)
 		}
-		c.add(ing.Ref, ing.Source(), loc.Field, r, req, sideOf(g), why, fix)
+		c.add(ing.Ref, loc.Place, r, req, sideOf(g), why, fix)
 		return
 	}
 	if g.Match != nil && g.Match.Path.Type == gwv1.PathMatchRegularExpression {
-		c.add(ing.Ref, ing.Source(), loc.Field, rules.MigrationPathMatchUnverified, req, sideOf(g),
+		c.add(ing.Ref, loc.Place, rules.MigrationPathMatchUnverified, req, sideOf(g),
 			fmt.Sprintf("%sthe Gateway takes it by RegularExpression %q, whose meaning is implementation-specific", context, g.Match.Path.Value),
 			"check that the implementation supports RegularExpression path matches as "+row.Serving.Controller.Name()+" read the path, or use an Exact or PathPrefix match")
 	}
@@ -354,7 +346,7 @@ func (c *comparison) forwarded(row *ingress.Row, g *gatewaySide, req, context st
 		if want != row.Request.Path {
 			fix = fmt.Sprintf("add a URLRewrite filter to the rule that sends %s as %s (ReplacePrefixMatch, or ReplaceFullPath for a fixed path)", row.Request.Path, want)
 		}
-		c.add(ing.Ref, ing.Source(), loc.Field, rules.MigrationRewriteChanged, req, sideOf(g),
+		c.add(ing.Ref, loc.Place, rules.MigrationRewriteChanged, req, sideOf(g),
 			fmt.Sprintf("%sthe backend receives path %s from the Gateway, %s from the Ingress%s", context, got, want, rewriteBy(loc)), fix)
 	}
 }
@@ -374,7 +366,7 @@ func (c *comparison) backends(row *ingress.Row, g *gatewaySide, req string, gbs 
 	want := ingressShares(loc)
 	got := gatewayShares(gbs)
 	if !sameShares(want, got, loc.Backend) {
-		c.add(ing.Ref, ing.Source(), loc.Field, rules.MigrationBackendChanged, req, sideOf(g),
+		c.add(ing.Ref, loc.Place, rules.MigrationBackendChanged, req, sideOf(g),
 			fmt.Sprintf("%sthe Gateway forwards it to %s; the Ingress to %s", context, sharesLabel(got), sharesLabel(want)),
 			fmt.Sprintf("set the rule's backendRefs to %s", sharesFix(want)))
 		return
@@ -397,23 +389,23 @@ func (c *comparison) backendTLS(row *ingress.Row, g *gatewaySide, req string, b 
 	p := b.Policy
 	switch {
 	case be.TLS && p == nil:
-		c.add(ing.Ref, ing.Source(), loc.Field, rules.MigrationBackendTLSLost, req, sideOf(g),
+		c.add(ing.Ref, loc.Place, rules.MigrationBackendTLSLost, req, sideOf(g),
 			fmt.Sprintf("%sthe Ingress speaks TLS to %s (%s); no accepted BackendTLSPolicy applies to it%s, so the Gateway speaks plain text",
 				context, backendLabel(be), strings.Join(be.Keys, ", "), c.unacceptedPolicies(b)),
 			fmt.Sprintf("add a BackendTLSPolicy with targetRefs [{group: \"\", kind: Service, name: %s}] and validation {hostname: <the name the backend's certificate is for>, caCertificateRefs or wellKnownCACertificates}", be.Service.Name))
 	case !be.TLS && p != nil:
-		c.add(ing.Ref, ing.Source(), loc.Field, rules.MigrationBackendTLSAdded, req, sideOf(g),
+		c.add(ing.Ref, loc.Place, rules.MigrationBackendTLSAdded, req, sideOf(g),
 			fmt.Sprintf("%sBackendTLSPolicy %s/%s (%s) makes the Gateway speak TLS to %s; the Ingress speaks plain text to it", context, p.Policy.Obj.Namespace, p.Policy.Obj.Name, p.Policy.Source, backendLabel(be)),
 			"remove the BackendTLSPolicy, or make sure the backend serves TLS now")
 	case be.TLS && p != nil:
 		host := string(p.Policy.Obj.Spec.Validation.Hostname)
 		switch {
 		case !be.Verify:
-			c.add(ing.Ref, ing.Source(), loc.Field, rules.MigrationBackendTLSChanged, req, sideOf(g),
+			c.add(ing.Ref, loc.Place, rules.MigrationBackendTLSChanged, req, sideOf(g),
 				fmt.Sprintf("%sBackendTLSPolicy %s/%s (%s) verifies %s's certificate against hostname %q; the Ingress does not verify it", context, p.Policy.Obj.Namespace, p.Policy.Obj.Name, p.Policy.Source, backendLabel(be), host),
 				fmt.Sprintf("check that the backend's certificate is issued for %s by the CA the policy names", host))
 		case be.VerifyName != "" && !strings.EqualFold(be.VerifyName, host):
-			c.add(ing.Ref, ing.Source(), loc.Field, rules.MigrationBackendTLSChanged, req, sideOf(g),
+			c.add(ing.Ref, loc.Place, rules.MigrationBackendTLSChanged, req, sideOf(g),
 				fmt.Sprintf("%sBackendTLSPolicy %s/%s (%s) verifies %s against hostname %q; the Ingress against %q", context, p.Policy.Obj.Namespace, p.Policy.Obj.Name, p.Policy.Source, backendLabel(be), host, be.VerifyName),
 				fmt.Sprintf("set the policy's validation.hostname to %s", be.VerifyName))
 		}

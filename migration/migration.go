@@ -51,13 +51,13 @@ func Compare(ing *ingress.Table, head *analyze.Result) *Report {
 	r := &Report{}
 	for _, i := range ing.Ingresses {
 		if i.NotServed != "" {
-			c.add(i.Ref, i.Source(), "", rules.MigrationIngressNotServed, "", decider{},
+			c.add(i.Ref, ingress.Place{Source: i.Source()}, rules.MigrationIngressNotServed, "", decider{},
 				fmt.Sprintf("not compared: %s", i.NotServed),
 				"fix the Ingress, or leave it out of the base")
 			continue
 		}
 		for _, taken := range i.HostsTaken {
-			c.add(i.Ref, i.Source(), "", rules.MigrationIngressNotServed, "", decider{}, "part of it is not compared: "+taken,
+			c.add(i.Ref, taken.Rule, rules.MigrationIngressNotServed, "", decider{}, "part of it is not compared: "+taken.Why,
 				"drop the duplicate host from one of the Ingresses")
 		}
 		r.Ingresses++
@@ -142,10 +142,11 @@ type Finding struct {
 	Decider model.Source
 }
 
-// add records a difference. A second request with the same key adds its
-// request to the first's message.
-func (c *comparison) add(ing model.Ref, src model.Source, field string, r *rules.Rule, request string, gateway decider, text, fix string) {
-	c.addAt(findingKey{rule: r.ID, ingress: ing, field: field, gateway: gateway.label, what: text}, src, r, request, gateway, text, fix)
+// add records a difference found on a part of an Ingress (its Field and
+// line; the zero Field for the whole Ingress). A second request with the
+// same key adds its request to the first's message.
+func (c *comparison) add(ing model.Ref, at ingress.Place, r *rules.Rule, request string, gateway decider, text, fix string) {
+	c.addAt(findingKey{rule: r.ID, ingress: ing, field: at.Field, gateway: gateway.label, what: text}, at.Source, r, request, gateway, text, fix)
 }
 
 func (c *comparison) addAt(k findingKey, src model.Source, r *rules.Rule, request string, gateway decider, text, fix string) {

@@ -87,7 +87,7 @@ func compare(tb testing.TB, base, head string) *migration.Report {
 
 // TestVerdict: the verdict says every host and path is served the same way
 // only when requests were compared and none differs; each difference is a
-// finding on the Ingress path, naming the Gateway API object that decides it.
+// finding on the Ingress path's line, naming the Gateway API object that decides it.
 func TestVerdict(t *testing.T) {
 	for _, c := range []struct {
 		name     string
@@ -115,8 +115,10 @@ func TestVerdict(t *testing.T) {
 			}
 			if c.gaps {
 				f := r.Findings[0]
-				if f.Rule.ID != "migration/PathNotServed" || f.Field != "spec.rules[0].http.paths[1]" || f.Decider.Line == 0 || !strings.Contains(f.Message, "HTTPRoute/apps/r0") {
-					t.Errorf("finding %s %s (decided at %v): %s", f.Rule.ID, f.Field, f.Decider, f.Message)
+				// Line 21 of the base is Ingress i0's path "/" (the path's own
+				// line, not the Ingress's first).
+				if f.Rule.ID != "migration/PathNotServed" || f.Field != "spec.rules[0].http.paths[1]" || f.Source.Line != 21 || f.Decider.Line == 0 || !strings.Contains(f.Message, "HTTPRoute/apps/r0") {
+					t.Errorf("finding %s %s at %v (decided at %v): %s", f.Rule.ID, f.Field, f.Source, f.Decider, f.Message)
 				}
 			}
 		})

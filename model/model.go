@@ -41,10 +41,59 @@ type Meta struct {
 	// spec.listeners items, in order; nil when the loader does not know them
 	// (an object read from a cluster).
 	ListenerLines []int
+	// IngressLines are the file lines of an Ingress's rules, paths, tls
+	// entries and defaultBackend; nil when the loader does not know them.
+	IngressLines *IngressLines
 	// Raw is the object as JSON, as written. Output starts from it so that fields
 	// this tool does not model survive, and provisional fields (GEP-3792) are read
 	// from it.
 	Raw []byte
+}
+
+// IngressLines are where the parts of an Ingress are written, so that what
+// is said about a host rule, a path or a TLS entry points at it rather than
+// at the Ingress's first line. A line is 0 where it is not known.
+type IngressLines struct {
+	// Rules[i] is the line of spec.rules[i]; Paths[i][j] of
+	// spec.rules[i].http.paths[j].
+	Rules []int
+	Paths [][]int
+	// TLS[i] is the line of spec.tls[i].
+	TLS []int
+	// DefaultBackend is the line of spec.defaultBackend.
+	DefaultBackend int
+}
+
+// Rule is the line of spec.rules[i], 0 when not known.
+func (l *IngressLines) Rule(i int) int {
+	if l == nil || i >= len(l.Rules) {
+		return 0
+	}
+	return l.Rules[i]
+}
+
+// Path is the line of spec.rules[i].http.paths[j], 0 when not known.
+func (l *IngressLines) Path(i, j int) int {
+	if l == nil || i >= len(l.Paths) || j >= len(l.Paths[i]) {
+		return 0
+	}
+	return l.Paths[i][j]
+}
+
+// TLSEntry is the line of spec.tls[i], 0 when not known.
+func (l *IngressLines) TLSEntry(i int) int {
+	if l == nil || i >= len(l.TLS) {
+		return 0
+	}
+	return l.TLS[i]
+}
+
+// Default is the line of spec.defaultBackend, 0 when not known.
+func (l *IngressLines) Default() int {
+	if l == nil {
+		return 0
+	}
+	return l.DefaultBackend
 }
 
 // Ref names one object of the model.

@@ -1,0 +1,86 @@
+package load
+
+import (
+	yaml3 "go.yaml.in/yaml/v3"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/model"
+)
+
+// setIngressLines records where the rules, paths, tls entries and
+// defaultBackend of the Ingresses a document holds are written
+// (Meta.IngressLines): a migration finding about one host or path points at
+// it, not at the Ingress's first line. A list whose length differs from the
+// typed view's is left without lines.
+func setIngressLines(doc *parsedDocument, bodyLine int, objs []object) {
+	for _, o := range objs {
+		ing, ok := o.obj.(*model.Ingress)
+		if !ok {
+			continue
+		}
+		spec := &ing.Obj.Spec
+		if len(spec.Rules) == 0 && len(spec.TLS) == 0 && spec.DefaultBackend == nil {
+			continue
+		}
+		root := doc.object(o.item)
+		if root == nil {
+			continue
+		}
+		specNode := mappingValue(root, "spec")
+		at := func(n *yaml3.Node) int { return bodyLine + n.Line - 1 }
+		lines := &model.IngressLines{}
+		if rules := mappingValue(specNode, "rules"); sequenceOf(rules, len(spec.Rules)) {
+			lines.Rules = make([]int, len(spec.Rules))
+			lines.Paths = make([][]int, len(spec.Rules))
+			for i, r := range rules.Content {
+				lines.Rules[i] = at(r)
+				if spec.Rules[i].HTTP == nil {
+					continue
+				}
+				n := len(spec.Rules[i].HTTP.Paths)
+				if paths := mappingValue(mappingValue(r, "http"), "paths"); sequenceOf(paths, n) {
+					lines.Paths[i] = make([]int, n)
+					for j, p := range paths.Content {
+						lines.Paths[i][j] = at(p)
+					}
+				}
+			}
+		}
+		if tls := mappingValue(specNode, "tls"); sequenceOf(tls, len(spec.TLS)) {
+			lines.TLS = make([]int, len(spec.TLS))
+			for i, t := range tls.Content {
+				lines.TLS[i] = at(t)
+			}
+		}
+		if spec.DefaultBackend != nil {
+			if k := mappingKey(specNode, "defaultBackend"); k != nil {
+				lines.DefaultBackend = at(k)
+			}
+		}
+		ing.IngressLines = lines
+	}
+}
+
+// sequenceOf reports whether n is a sequence of length items.
+func sequenceOf(n *yaml3.Node, length int) bool {
+	for n != nil && n.Kind == yaml3.AliasNode {
+		n = n.Alias
+	}
+	return n != nil && n.Kind == yaml3.SequenceNode && len(n.Content) == length
+}
+
+// mappingKey is the key node of key in mapping n (where the field's line
+// is), nil when n is not a mapping or has no such key.
+func mappingKey(n *yaml3.Node, key string) *yaml3.Node {
+	for n != nil && n.Kind == yaml3.AliasNode {
+		n = n.Alias
+	}
+	if n == nil || n.Kind != yaml3.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i]
+		}
+	}
+	return nil
+}
