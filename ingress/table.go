@@ -120,24 +120,37 @@ type Ingress struct {
 // Source is where the Ingress was read from.
 func (i *Ingress) Source() model.Source { return i.Obj.Source }
 
-// place is a field of the Ingress written on line (0 when not known: the
-// Ingress's own line stands for it).
-func (i *Ingress) place(field string, line int) Place {
-	src := i.Obj.Source
-	if line > 0 {
-		src.Line = line
-	}
-	return Place{Field: field, Source: src}
+// place is a part of the Ingress, written where line finds it.
+func (i *Ingress) place(field string, line func(*model.IngressLines) int) Place {
+	return Place{Field: field, ingress: i, line: line}
 }
+
+// Whole is the Ingress as a place: its first line, no field.
+func (i *Ingress) Whole() Place { return Place{ingress: i} }
 
 // Place is a part of an Ingress and where it is written: a host rule, a
 // path, a tls entry or the defaultBackend.
 type Place struct {
-	// Field is its path in the Ingress: spec.rules[0].http.paths[1].
-	Field string
-	// Source is its own line when the loader knows it (model.IngressLines),
-	// else the Ingress's.
-	Source model.Source
+	// Field is its path in the Ingress: spec.rules[0].http.paths[1]; ""
+	// for the whole Ingress.
+	Field   string
+	ingress *Ingress
+	line    func(*model.IngressLines) int
+}
+
+// Source is where the part is written: its own line when the loader knows
+// it (model.Meta.IngressLines, read on first use), else the Ingress's.
+func (p Place) Source() model.Source {
+	if p.ingress == nil {
+		return model.Source{}
+	}
+	src := p.ingress.Obj.Source
+	if find := p.ingress.Obj.IngressLines; find != nil && p.line != nil {
+		if l := p.line(find()); l > 0 {
+			src.Line = l
+		}
+	}
+	return src
 }
 
 // HostTaken is a host rule of an Ingress whose host another, older Ingress
@@ -387,7 +400,7 @@ func (b *builder) addIngress(s *Serving, ing *Ingress) {
 	if len(spec.Rules) == 0 && spec.DefaultBackend != nil {
 		// An Ingress with only a default backend serves every host no rule
 		// takes (IngressSpec.DefaultBackend).
-		def := ing.place("spec.defaultBackend", ing.Obj.IngressLines.Default())
+		def := ing.place("spec.defaultBackend", (*model.IngressLines).Default)
 		srv := b.server(s, ing, "", def)
 		if srv == nil {
 			return
@@ -395,7 +408,6 @@ func (b *builder) addIngress(s *Serving, ing *Ingress) {
 		b.addLocation(srv, ing, def, def, "/", networkingv1.PathTypePrefix, spec.DefaultBackend)
 		return
 	}
-	lines := ing.Obj.IngressLines
 	for i, rule := range spec.Rules {
 		host := strings.ToLower(rule.Host)
 		if host == "" && ctl.HostCollision == "oldest" {
@@ -403,7 +415,7 @@ func (b *builder) addIngress(s *Serving, ing *Ingress) {
 			// the host field is required" (Basic configuration > Restrictions).
 			continue
 		}
-		rulePlace := ing.place(fmt.Sprintf("spec.rules[%d]", i), lines.Rule(i))
+		rulePlace := ing.place(fmt.Sprintf("spec.rules[%d]", i), func(l *model.IngressLines) int { return l.Rule(i) })
 		srv := b.server(s, ing, host, rulePlace)
 		if srv == nil {
 			continue
@@ -420,14 +432,15 @@ func (b *builder) addIngress(s *Serving, ing *Ingress) {
 				if path == "" {
 					path = "/"
 				}
-				b.addLocation(srv, ing, ing.place(fmt.Sprintf("spec.rules[%d].http.paths[%d]", i, j), lines.Path(i, j)), rulePlace, path, pt, &p.Backend)
+				at := ing.place(fmt.Sprintf("spec.rules[%d].http.paths[%d]", i, j), func(l *model.IngressLines) int { return l.Path(i, j) })
+				b.addLocation(srv, ing, at, rulePlace, path, pt, &p.Backend)
 				root = root || path == "/"
 			}
 		}
 		if !root && spec.DefaultBackend != nil {
 			// A rule's host without a root path sends what its paths do not
 			// take to the Ingress's default backend.
-			b.addLocation(srv, ing, ing.place("spec.defaultBackend", lines.Default()), rulePlace, "/", networkingv1.PathTypePrefix, spec.DefaultBackend)
+			b.addLocation(srv, ing, ing.place("spec.defaultBackend", (*model.IngressLines).Default), rulePlace, "/", networkingv1.PathTypePrefix, spec.DefaultBackend)
 		}
 	}
 }
@@ -627,7 +640,7 @@ func (b *builder) tlsFor(ing *Ingress, host, sample string, byCertificate bool) 
 }
 
 func (b *builder) tls(ing *Ingress, i int, secret string, listed bool) *TLS {
-	t := &TLS{Ingress: ing, Entry: ing.place(fmt.Sprintf("spec.tls[%d]", i), ing.Obj.IngressLines.TLSEntry(i)), Listed: listed}
+	t := &TLS{Ingress: ing, Entry: ing.place(fmt.Sprintf("spec.tls[%d]", i), func(l *model.IngressLines) int { return l.TLSEntry(i) }), Listed: listed}
 	if secret == "" {
 		return t
 	}

@@ -226,10 +226,26 @@ func TestTypedDefaultsAgreeWithTheAPIServers(t *testing.T) {
 			t.Errorf("%s: loads with typed defaults, not without: %v", p, err)
 			continue
 		}
+		if !reflect.DeepEqual(ingressLinesFound(typed), ingressLinesFound(untyped)) {
+			t.Errorf("%s: typed defaults find other Ingress lines than the API server's defaulting", p)
+		}
 		if !reflect.DeepEqual(typed, untyped) {
 			t.Errorf("%s: typed defaults load another model than the API server's defaulting", p)
 		}
 		compared++
 	}
 	t.Logf("%d inputs compared", compared)
+}
+
+// ingressLinesFound finds the lines of m's Ingresses and leaves their
+// finders out of m, which reflect.DeepEqual cannot compare (funcs).
+func ingressLinesFound(m *model.Model) []*model.IngressLines {
+	var out []*model.IngressLines
+	for _, ing := range m.Ingresses {
+		if ing.IngressLines != nil {
+			out = append(out, ing.IngressLines())
+			ing.IngressLines = nil
+		}
+	}
+	return out
 }

@@ -109,9 +109,8 @@ func decodeDocument(src model.Source, bodyLine int, body []byte, defaultNamespac
 		out.experimentalOnly[i].placeFields(body, bodyLine)
 	}
 	if out.err == nil {
-		doc := &parsedDocument{body: body}
-		setListenerLines(doc, bodyLine, out.objects)
-		setIngressLines(doc, bodyLine, out.objects)
+		setListenerLines(&parsedDocument{body: body}, bodyLine, out.objects)
+		setIngressLines(body, bodyLine, out.objects)
 	}
 	return out
 }

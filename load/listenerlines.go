@@ -1,6 +1,8 @@
 package load
 
 import (
+	"sync"
+
 	yaml3 "go.yaml.in/yaml/v3"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
@@ -10,8 +12,7 @@ import (
 // ListenerSets a document holds (Meta.ListenerLines), so that what is said
 // about one listener points at it rather than at the object's first line. A
 // Gateway may hold 64 listeners, and a file is read to find one. Only
-// documents that hold listeners (or Ingresses, setIngressLines) are parsed
-// again, once each.
+// documents that hold listeners are parsed again, once each.
 func setListenerLines(doc *parsedDocument, bodyLine int, objs []object) {
 	for _, o := range objs {
 		var n int
@@ -45,22 +46,23 @@ func setListenerLines(doc *parsedDocument, bodyLine int, objs []object) {
 
 // parsedDocument is a document's YAML nodes, parsed once when first asked
 // for: only documents with objects whose parts get their own lines are.
+// It may be asked from several goroutines (IngressLines).
 type parsedDocument struct {
-	body   []byte
-	parsed bool
-	root   *yaml3.Node
+	body []byte
+	once sync.Once
+	root *yaml3.Node
 }
 
 // object is the node of the document's object, or of item i of its List
 // (i >= 0); nil when the document does not parse as one.
 func (d *parsedDocument) object(item int) *yaml3.Node {
-	if !d.parsed {
-		d.parsed = true
+	d.once.Do(func() {
 		var doc yaml3.Node
 		if yaml3.Unmarshal(d.body, &doc) == nil && doc.Kind == yaml3.DocumentNode && len(doc.Content) > 0 {
 			d.root = doc.Content[0]
 		}
-	}
+		d.body = nil
+	})
 	if d.root == nil || item < 0 {
 		return d.root
 	}

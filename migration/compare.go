@@ -148,7 +148,7 @@ func (c *comparison) compare(decided *ingress.Row) {
 	req := requestLabel(row)
 	who := row.Serving.Controller.Name()
 	if lost, why := hostLost(&g, row.Port); lost {
-		c.addAt(findingKey{rule: rules.MigrationHostNotServed.ID, ingress: ing.Ref, field: loc.Rule.Field, port: row.Port}, loc.Rule.Source, rules.MigrationHostNotServed, req, decider{},
+		c.addAt(findingKey{rule: rules.MigrationHostNotServed.ID, ingress: ing.Ref, field: loc.Rule.Field, port: row.Port}, loc.Rule.Source(), rules.MigrationHostNotServed, req, decider{},
 			fmt.Sprintf("%s serves host %s on port %d, but %s", who, displayHost(row.Hostname), row.Port, why),
 			hostFix(row))
 		return
@@ -193,12 +193,12 @@ func (c *comparison) terminated(row *ingress.Row, g *gatewaySide, req string) {
 		field := tls.Entry.Field
 		switch {
 		case !gc.Covers && (ic == nil || ic.Covers):
-			c.addAt(findingKey{rule: rules.MigrationCertificateNotCovering.ID, ingress: tls.Ingress.Ref, field: field, port: row.Port}, tls.Entry.Source,
+			c.addAt(findingKey{rule: rules.MigrationCertificateNotCovering.ID, ingress: tls.Ingress.Ref, field: field, port: row.Port}, tls.Entry.Source(),
 				rules.MigrationCertificateNotCovering, "", listenerSide(g.Listener),
 				fmt.Sprintf("the Gateway presents Secret %s for %s, whose certificate does not cover it (%s); the Ingress presents %s", gc.Secret, row.Request.SNI, certNames(gc), certLabel(ic)),
 				fmt.Sprintf("reference a Secret that covers %s in listener %s's tls.certificateRefs (the Ingress's: %s)", row.Request.SNI, g.Listener.Name, certLabel(ic)))
 		case ic != nil && !sameCertificate(gc, ic):
-			c.addAt(findingKey{rule: rules.MigrationCertificateChanged.ID, ingress: tls.Ingress.Ref, field: field, port: row.Port}, tls.Entry.Source,
+			c.addAt(findingKey{rule: rules.MigrationCertificateChanged.ID, ingress: tls.Ingress.Ref, field: field, port: row.Port}, tls.Entry.Source(),
 				rules.MigrationCertificateChanged, "", listenerSide(g.Listener),
 				fmt.Sprintf("the Gateway presents %s for %s; the Ingress presents %s", certLabel(gc), row.Request.SNI, certLabel(ic)),
 				"nothing, if the certificate is meant to change; otherwise reference the Ingress's Secret")

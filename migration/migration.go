@@ -51,7 +51,7 @@ func Compare(ing *ingress.Table, head *analyze.Result) *Report {
 	r := &Report{}
 	for _, i := range ing.Ingresses {
 		if i.NotServed != "" {
-			c.add(i.Ref, ingress.Place{Source: i.Source()}, rules.MigrationIngressNotServed, "", decider{},
+			c.add(i.Ref, i.Whole(), rules.MigrationIngressNotServed, "", decider{},
 				fmt.Sprintf("not compared: %s", i.NotServed),
 				"fix the Ingress, or leave it out of the base")
 			continue
@@ -146,7 +146,7 @@ type Finding struct {
 // line; the zero Field for the whole Ingress). A second request with the
 // same key adds its request to the first's message.
 func (c *comparison) add(ing model.Ref, at ingress.Place, r *rules.Rule, request string, gateway decider, text, fix string) {
-	c.addAt(findingKey{rule: r.ID, ingress: ing, field: at.Field, gateway: gateway.label, what: text}, at.Source, r, request, gateway, text, fix)
+	c.addAt(findingKey{rule: r.ID, ingress: ing, field: at.Field, gateway: gateway.label, what: text}, at.Source(), r, request, gateway, text, fix)
 }
 
 func (c *comparison) addAt(k findingKey, src model.Source, r *rules.Rule, request string, gateway decider, text, fix string) {

@@ -41,9 +41,11 @@ type Meta struct {
 	// spec.listeners items, in order; nil when the loader does not know them
 	// (an object read from a cluster).
 	ListenerLines []int
-	// IngressLines are the file lines of an Ingress's rules, paths, tls
-	// entries and defaultBackend; nil when the loader does not know them.
-	IngressLines *IngressLines
+	// IngressLines finds the file lines of an Ingress's rules, paths, tls
+	// entries and defaultBackend, reading its document again on the first
+	// call only: few Ingresses have findings that need them. Nil when the
+	// loader does not know them (an object read from a cluster).
+	IngressLines func() *IngressLines
 	// Raw is the object as JSON, as written. Output starts from it so that fields
 	// this tool does not model survive, and provisional fields (GEP-3792) are read
 	// from it.
