@@ -96,6 +96,11 @@ type Effect struct {
 	HostWide bool `json:"hostWide,omitempty"`
 	// Modes map a value to how paths match (nginx.org/path-regex).
 	Modes map[string]PathMatching `json:"modes,omitempty"`
+	// Always and Never are the values of a canary's header or cookie that
+	// send a request to the canary, and keep it off the canary; any other
+	// value falls through to the next canary rule.
+	Always string `json:"always,omitempty"`
+	Never  string `json:"never,omitempty"`
 }
 
 // The effects package ingress implements.
@@ -130,8 +135,16 @@ const (
 	// requests by weight (Default is the total's default).
 	EffectCanaryWeight      = "canary-weight"
 	EffectCanaryWeightTotal = "canary-weight-total"
-	// EffectCanaryCondition sends requests to a canary by a header or cookie.
-	EffectCanaryCondition = "canary-condition"
+	// EffectCanaryHeader names the header whose value (Always, Never) sends
+	// a request to a canary or keeps it off; EffectCanaryHeaderValue is the
+	// value that sends it instead, EffectCanaryHeaderPattern a regular
+	// expression of such values (ignored beside a value).
+	EffectCanaryHeader        = "canary-header"
+	EffectCanaryHeaderValue   = "canary-header-value"
+	EffectCanaryHeaderPattern = "canary-header-pattern"
+	// EffectCanaryCookie names the cookie whose value (Always, Never) sends
+	// a request to a canary or keeps it off.
+	EffectCanaryCookie = "canary-cookie"
 	// EffectRegexPaths is a switch: paths are regular expressions
 	// (Controller.RegexPaths; HostWide for every path of the host).
 	EffectRegexPaths = "regex-paths"
@@ -154,7 +167,7 @@ const (
 
 var effects = []string{EffectRedirectHTTPS, EffectRedirectCode, EffectBackendProtocol, EffectTLSServices, EffectGRPCServices,
 	EffectPassthrough, EffectBackendVerify, EffectBackendName, EffectBackendCA, EffectCanary, EffectCanaryWeight,
-	EffectCanaryWeightTotal, EffectCanaryCondition, EffectRegexPaths, EffectPathRegexMode, EffectRewriteTarget,
+	EffectCanaryWeightTotal, EffectCanaryHeader, EffectCanaryHeaderValue, EffectCanaryHeaderPattern, EffectCanaryCookie, EffectRegexPaths, EffectPathRegexMode, EffectRewriteTarget,
 	EffectRewriteServices, EffectHTTPPorts, EffectHTTPSPorts, EffectHostAliases}
 
 // switches are the effects turned on by a value in On.
@@ -182,6 +195,8 @@ func (e *Effect) compile(k *Key) error {
 		return fmt.Errorf("key %q: modes go with %s, and only there", k.Key, EffectPathRegexMode)
 	case e.HostWide && e.Does != EffectRegexPaths && e.Does != EffectRewriteTarget:
 		return fmt.Errorf("key %q: hostWide applies to %s and %s only", k.Key, EffectRegexPaths, EffectRewriteTarget)
+	case (e.Does == EffectCanaryHeader || e.Does == EffectCanaryCookie) != (e.Always != "" && e.Never != ""):
+		return fmt.Errorf("key %q: always and never go with %s and %s, both, and only there", k.Key, EffectCanaryHeader, EffectCanaryCookie)
 	}
 	for _, v := range slices.Concat(e.On, e.TLS, e.GRPC) {
 		if k.Type == TypeEnum && !slices.Contains(k.Values, v) {

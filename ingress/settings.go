@@ -30,7 +30,7 @@ type settings struct {
 	canaryWeight       int
 	canaryHasWeight    bool
 	canaryWeightTotal  int
-	canaryConditions   []string
+	canaryBy           CanaryBy
 	regexPaths         bool
 	regexHostWide      bool
 	pathMode           annotations.PathMatching
@@ -121,9 +121,19 @@ func readSettings(set *annotations.Set, ann map[string]string, problems []annota
 			if n, err := strconv.Atoi(value); err == nil && n > 0 {
 				s.canaryWeightTotal = n
 			}
-		case annotations.EffectCanaryCondition:
+		case annotations.EffectCanaryHeader:
 			if present && value != "" {
-				s.canaryConditions = append(s.canaryConditions, k.Key)
+				s.canaryBy.Header, s.canaryBy.HeaderKey = value, k.Key
+				s.canaryBy.HeaderAlways, s.canaryBy.HeaderNever = e.Always, e.Never
+			}
+		case annotations.EffectCanaryHeaderValue:
+			s.canaryBy.HeaderValue, s.canaryBy.HeaderValueKey = value, k.Key
+		case annotations.EffectCanaryHeaderPattern:
+			s.canaryBy.HeaderPattern = value
+		case annotations.EffectCanaryCookie:
+			if present && value != "" {
+				s.canaryBy.Cookie, s.canaryBy.CookieKey = value, k.Key
+				s.canaryBy.CookieAlways, s.canaryBy.CookieNever = e.Always, e.Never
 			}
 		case annotations.EffectRegexPaths:
 			if e.Switched(value, present) {

@@ -273,9 +273,9 @@ type Canary struct {
 	// Weight of WeightTotal of the requests go to the canary, when the
 	// canary is by weight.
 	Weight, WeightTotal int
-	// Conditions are the annotations that send requests to it by header or
-	// cookie, which a request without them does not meet.
-	Conditions []string
+	// By are the header and cookie that send requests to it, or keep them
+	// off, before the weight is drawn.
+	By CanaryBy
 }
 
 // Build reads a model's Ingresses into their serving table.
@@ -512,7 +512,12 @@ func (b *builder) addLocation(srv *Server, ing *Ingress, place, rule Place, path
 // backend reads an IngressBackend with the protocol its Ingress's
 // annotations choose for it.
 func (b *builder) backend(ing *Ingress, be *networkingv1.IngressBackend) Backend {
-	ns := ing.Obj.Obj.Namespace
+	return b.backendAs(ing.Obj.Obj.Namespace, &ing.settings, be)
+}
+
+// backendAs reads an IngressBackend of namespace ns with the protocol that
+// st chooses for it.
+func (b *builder) backendAs(ns string, st *settings, be *networkingv1.IngressBackend) Backend {
 	var out Backend
 	switch {
 	case be.Service != nil:
@@ -524,7 +529,6 @@ func (b *builder) backend(ing *Ingress, be *networkingv1.IngressBackend) Backend
 	case be.Resource != nil:
 		out.Resource = fmt.Sprintf("%s/%s", be.Resource.Kind, be.Resource.Name)
 	}
-	st := &ing.settings
 	out.TLS = st.backendTLS || st.tlsServices[out.Service.Name]
 	out.GRPC = st.backendGRPC || st.grpcServices[out.Service.Name]
 	if out.TLS {
@@ -569,7 +573,10 @@ func (b *builder) addCanary(s *Serving, ing *Ingress) {
 				if l.Path != path || l.Ingress.settings.canary {
 					continue
 				}
-				c := Canary{Ingress: ing, Backend: b.backend(ing, &p.Backend), WeightTotal: ing.settings.canaryWeightTotal, Conditions: ing.settings.canaryConditions}
+				// "when you mark an ingress as canary, then all the other
+				// non-canary annotations will be ignored (inherited from
+				// the corresponding main ingress)": the main's protocol.
+				c := Canary{Ingress: ing, Backend: b.backendAs(ing.Obj.Obj.Namespace, &l.Ingress.settings, &p.Backend), WeightTotal: ing.settings.canaryWeightTotal, By: ing.settings.canaryBy}
 				if ing.settings.canaryHasWeight {
 					c.Weight = ing.settings.canaryWeight
 				}

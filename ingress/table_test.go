@@ -1,6 +1,7 @@
 package ingress_test
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -61,7 +62,13 @@ func describe(r *ingress.Row) string {
 	if l := r.Decision.Location; l != nil {
 		fmt.Fprintf(&b, " -> %s %s %s %s", l.Ingress.Ref.Name, l.Field, l.Match, backend(l.Backend))
 		for _, c := range l.Canaries {
-			fmt.Fprintf(&b, " canary %s %d/%d %v", backend(c.Backend), c.Weight, c.WeightTotal, c.Conditions)
+			fmt.Fprintf(&b, " canary %s %d/%d", backend(c.Backend), c.Weight, c.WeightTotal)
+			if h := c.By.Header; h != "" {
+				fmt.Fprintf(&b, " by-header %s=%s|%s", h, cmp.Or(c.By.HeaderValue, c.By.HeaderAlways), c.By.HeaderNever)
+			}
+			if k := c.By.Cookie; k != "" {
+				fmt.Fprintf(&b, " by-cookie %s", k)
+			}
 		}
 		if l.Rewrite != "" {
 			fmt.Fprintf(&b, " rewrite=%s", l.Rewrite)
@@ -174,15 +181,15 @@ func TestRows(t *testing.T) {
 			},
 		},
 		{
-			"backend-protocol HTTPS with proxy-ssl-verify; a canary by weight; the default backend takes the rest",
+			"backend-protocol HTTPS with proxy-ssl-verify; a canary by header, then weight, spoken to as the main Ingress says; the default backend takes the rest",
 			[]string{nginxClass,
 				ing("main", `{nginx.ingress.kubernetes.io/backend-protocol: HTTPS, nginx.ingress.kubernetes.io/proxy-ssl-verify: "on", nginx.ingress.kubernetes.io/proxy-ssl-name: app.internal, nginx.ingress.kubernetes.io/proxy-ssl-secret: default/app-ca}`,
 					`{ingressClassName: nginx, defaultBackend: {service: {name: fallback, port: {number: 80}}}, rules: [{host: web.example.com, http: {paths: [{path: /app, pathType: Prefix, backend: {service: {name: app, port: {number: 8443}}}}]}}]}`),
-				ing("canary", `{nginx.ingress.kubernetes.io/canary: "true", nginx.ingress.kubernetes.io/canary-weight: "20"}`,
+				ing("canary", `{nginx.ingress.kubernetes.io/canary: "true", nginx.ingress.kubernetes.io/canary-weight: "20", nginx.ingress.kubernetes.io/canary-by-header: x-canary}`,
 					`{ingressClassName: nginx, rules: [{host: web.example.com, http: {paths: [{path: /app, pathType: Prefix, backend: {service: {name: app-v2, port: {number: 8443}}}}]}}]}`)},
 			[]string{
-				"ingress-nginx http://web.example.com:80/app -> main spec.rules[0].http.paths[0] element-prefix default/app:8443 tls verify app.internal ca default/app-ca canary default/app-v2:8443 20/100 []",
-				"ingress-nginx http://web.example.com:80/app/gwtls-sample -> main spec.rules[0].http.paths[0] element-prefix default/app:8443 tls verify app.internal ca default/app-ca canary default/app-v2:8443 20/100 []",
+				"ingress-nginx http://web.example.com:80/app -> main spec.rules[0].http.paths[0] element-prefix default/app:8443 tls verify app.internal ca default/app-ca canary default/app-v2:8443 tls verify app.internal ca default/app-ca 20/100 by-header x-canary=always|never",
+				"ingress-nginx http://web.example.com:80/app/gwtls-sample -> main spec.rules[0].http.paths[0] element-prefix default/app:8443 tls verify app.internal ca default/app-ca canary default/app-v2:8443 tls verify app.internal ca default/app-ca 20/100 by-header x-canary=always|never",
 				"ingress-nginx http://web.example.com:80/ -> main spec.defaultBackend element-prefix default/fallback:80 tls verify app.internal ca default/app-ca",
 				"ingress-nginx http://web.example.com:80/gwtls-sample -> main spec.defaultBackend element-prefix default/fallback:80 tls verify app.internal ca default/app-ca",
 			},

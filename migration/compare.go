@@ -21,6 +21,9 @@ type gatewaySide struct {
 	serving.Decision
 	// ports are the Gateways that have a listener on the port.
 	ports int
+	// port and req are the request asked.
+	port int32
+	req  serving.Request
 }
 
 // decide asks every Gateway with a listener on the port, and keeps the
@@ -28,7 +31,7 @@ type gatewaySide struct {
 // client reaches whichever Gateway its DNS names, and the migration keeps a
 // request when one of them serves it.
 func (c *comparison) decide(port int32, req serving.Request) gatewaySide {
-	var out gatewaySide
+	out := gatewaySide{port: port, req: req}
 	found := false
 	for _, g := range c.gw.Gateways {
 		p := g.Port(port)
@@ -339,6 +342,7 @@ func (c *comparison) forwarded(row *ingress.Row, g *gatewaySide, req, context st
 		return // a redirect on HTTPS: compared as the rule's outcome above
 	}
 	c.backends(row, g, req, g.Rule.Backends, context)
+	c.canaryConditions(row, g, context)
 	want := loc.UpstreamPath(row.Request.Path)
 	got := g.Rule.Rewrite.Apply(g.Match, row.Request.Path)
 	if want != got {
@@ -363,7 +367,7 @@ func rewriteBy(l *ingress.Location) string {
 func (c *comparison) backends(row *ingress.Row, g *gatewaySide, req string, gbs []serving.Backend, context string) {
 	loc := row.Location
 	ing := loc.Ingress
-	want := ingressShares(loc)
+	want := ingressShares(loc, nil)
 	got := gatewayShares(gbs)
 	if !sameShares(want, got, loc.Backend) {
 		c.add(ing.Ref, loc.Place, rules.MigrationBackendChanged, req, sideOf(g),
@@ -419,14 +423,23 @@ type share struct {
 	weight float64
 }
 
-// ingressShares are the backends a plain request of a location reaches: the
-// main backend, and the canaries by weight (a canary by header or cookie
-// takes only requests that carry it).
-func ingressShares(l *ingress.Location) []share {
+// ingressShares are the backends a request of a location reaches: a request
+// that carries a canary's deciding header or cookie (probe) goes to the
+// canary or the main backend; any other is split between the main backend
+// and the canaries by weight, whatever headers or cookies they also take
+// (ingress-nginx: canary-by-header, then canary-by-cookie, then
+// canary-weight).
+func ingressShares(l *ingress.Location, probe *canaryProbe) []share {
+	if probe != nil && probe.Decided {
+		if probe.ToCanary {
+			return []share{shareOf(probe.canary.Backend, 1)}
+		}
+		return []share{shareOf(l.Backend, 1)}
+	}
 	main := 1.0
 	var out []share
 	for _, c := range l.Canaries {
-		if len(c.Conditions) > 0 || c.Weight == 0 || c.WeightTotal == 0 {
+		if c.Weight == 0 || c.WeightTotal == 0 {
 			continue
 		}
 		w := math.Min(float64(c.Weight)/float64(c.WeightTotal), 1)

@@ -75,6 +75,7 @@ func Compare(ing *ingress.Table, head *analyze.Result) *Report {
 		}
 	}
 	r.Paths = len(paths)
+	r.Requests += c.probes
 	r.Findings = c.findings()
 	differences, notes := 0, 0
 	for _, f := range r.Findings {
@@ -117,6 +118,9 @@ type comparison struct {
 	res   *analyze.Result
 	found map[findingKey]*finding
 	order []findingKey
+	// probes counts the requests asked beside the rows': those carrying a
+	// canary's header or cookie.
+	probes int
 }
 
 type findingKey struct {

@@ -66,6 +66,13 @@ var (
 		gatewayAPI("httproute_types.go: HTTPRouteRule.BackendRefs, HTTPBackendRef (weight)"),
 		ingressNginx("Annotations > Canary"))
 
+	MigrationCanaryUnverified = migration("CanaryUnverified", Warning,
+		"A canary takes requests by a header pattern the comparison cannot send, so where they go is not compared.",
+		"The canary Ingress sends requests whose canary-by-header matches a PCRE (canary-by-header-pattern, without canary-by-header-value) to its backend. No request built from the annotations is known to match a regular expression, so these requests are not asked of the Gateway; Gateway API's RegularExpression header match is implementation-specific, and a rule with one is satisfied by no request this tool asks. Requests with other header values fall through to the canary's weight, and are compared.",
+		"Check by hand that the Gateway sends requests whose header matches the pattern to the canary's backend: a rule with a RegularExpression header match where the implementation supports one, or an Exact match per value clients send.",
+		ingressNginx("Annotations > Canary (canary-by-header-pattern)"),
+		gatewayAPI("httproute_types.go: HTTPHeaderMatch.Type RegularExpression (Support: Implementation-specific)"))
+
 	MigrationRedirectLost = migration("RedirectLost", Error,
 		"The Ingress redirects plain HTTP to HTTPS for a path; the Gateway serves it over plain HTTP.",
 		"The Ingress controller answers the plain HTTP request with a redirect to HTTPS (ingress-nginx's ssl-redirect, on by default for a host with TLS, or force-ssl-redirect; NGINX Ingress Controller's ssl-redirect, redirect-to-https), but the Gateway's HTTP listener forwards it to the backend: clients stay on plain HTTP, and cookies and credentials they send go unencrypted.",

@@ -72,6 +72,7 @@ var released = []rules.ID{
 	"migration/BackendTLSAdded",
 	"migration/BackendTLSChanged",
 	"migration/BackendTLSLost",
+	"migration/CanaryUnverified",
 	"migration/CertificateChanged",
 	"migration/CertificateNotCovering",
 	"migration/HostNotServed",
