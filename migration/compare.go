@@ -380,6 +380,9 @@ func (c *comparison) backends(row *ingress.Row, g *gatewaySide, req string, gbs 
 			continue
 		}
 		c.backendTLS(row, g, req, b, context)
+		if g.Rule != nil {
+			c.backendProtocol(row, g, req, b, context)
+		}
 		break
 	}
 }

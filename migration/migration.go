@@ -118,6 +118,9 @@ type comparison struct {
 	res   *analyze.Result
 	found map[findingKey]*finding
 	order []findingKey
+	// services index the head's Services, for their ports' appProtocol;
+	// built when first needed.
+	services map[model.NamespacedName]*model.Service
 	// probes counts the requests asked beside the rows': those carrying a
 	// canary's header or cookie.
 	probes int

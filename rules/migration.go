@@ -66,6 +66,14 @@ var (
 		gatewayAPI("httproute_types.go: HTTPRouteRule.BackendRefs, HTTPBackendRef (weight)"),
 		ingressNginx("Annotations > Canary"))
 
+	MigrationBackendProtocolChanged = migration("BackendProtocolChanged", Error,
+		"The Gateway speaks another HTTP version to a backend than the Ingress: gRPC's HTTP/2, or HTTP/1.1.",
+		"The Ingress controller speaks gRPC, which is HTTP/2, to the backend (ingress-nginx's backend-protocol GRPC or GRPCS, NGINX Ingress Controller's grpc-services), and the Gateway HTTP/1.1, or the other way round: a backend that speaks only one of them refuses the other, and clients get HTTP 502. The Gateway speaks HTTP/2 to a Service port whose appProtocol is kubernetes.io/h2c (KEP-3726), and to a GRPCRoute's backends when the port has no appProtocol (implementations may infer the protocol from the route type); it speaks HTTP/1.1 to an HTTPRoute's backends otherwise. TLS to the backend (GRPCS) is compared apart, as migration/BackendTLSLost.",
+		"Serve gRPC paths with a GRPCRoute (method matches for the Ingress's /service/method paths), or set appProtocol: kubernetes.io/h2c on the Service port; serve HTTP/1.1 paths with an HTTPRoute to a port without it.",
+		ingressNginx("Annotations > Backend Protocol"),
+		nginxIngress("Annotations > Backend services (Upstreams) (grpc-services)"),
+		gatewayAPI("grpcroute_types.go: GRPCBackendRef, httproute_types.go: HTTPBackendRef (appProtocol: implementations SHOULD honor it, MAY infer the protocol from the Route type)"))
+
 	MigrationCanaryUnverified = migration("CanaryUnverified", Warning,
 		"A canary takes requests by a header pattern the comparison cannot send, so where they go is not compared.",
 		"The canary Ingress sends requests whose canary-by-header matches a PCRE (canary-by-header-pattern, without canary-by-header-value) to its backend. No request built from the annotations is known to match a regular expression, so these requests are not asked of the Gateway; Gateway API's RegularExpression header match is implementation-specific, and a rule with one is satisfied by no request this tool asks. Requests with other header values fall through to the canary's weight, and are compared.",

@@ -69,6 +69,7 @@ var released = []rules.ID{
 	"listenerset/Accepted/ParentNotAccepted",
 	"load/Unreadable",
 	"migration/BackendChanged",
+	"migration/BackendProtocolChanged",
 	"migration/BackendTLSAdded",
 	"migration/BackendTLSChanged",
 	"migration/BackendTLSLost",
