@@ -20,8 +20,8 @@ func TestMigrationBinary(t *testing.T) {
 	for _, want := range []string{
 		"Ingress migration: 2 differences where a host or path is not served the same way",
 		"migration/PathNotServed",
-		"testdata/ingress2gateway/nginx/input/nginx-ssl-redirect.yaml:1 (base)", // the Ingress
-		"testdata/ingress2gateway/nginx/output/nginx-ssl-redirect.yaml:26",      // the HTTPRoute
+		"testdata/ingress2gateway/nginx/input/nginx-ssl-redirect.yaml:14 (base)", // the Ingress path "/"
+		"testdata/ingress2gateway/nginx/output/nginx-ssl-redirect.yaml:26",       // the HTTPRoute
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("converter's ssl-redirect pair: no %q in\n%s", want, r.stdout)

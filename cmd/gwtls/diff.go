@@ -72,8 +72,9 @@ networking.k8s.io/v1 Ingresses and the head none): every request the base's Ingr
 paths are served with, as their controller serves them (ingress-nginx or NGINX
 Ingress Controller, by IngressClass, annotations or --ingress-controller), is asked
 of the head's Gateway API configuration. Each difference is a new finding of a
-migration/* rule on the Ingress path (a host or path not served, another backend, a
-redirect, backend TLS, passthrough, certificate or rewrite lost), naming the Gateway
+migration/* rule on the line of the Ingress path, host rule or tls entry (a host or
+path not served, another backend or canary split, a canary's header or cookie, gRPC's
+HTTP/2, a redirect, backend TLS, passthrough, certificate or rewrite lost), naming the Gateway
 API object that decides it; the report says when every host and path is served the
 same way. With the cluster as base, its Ingresses and IngressClasses are read too.
 
