@@ -18,26 +18,36 @@ import (
 const h2cAppProtocol = "kubernetes.io/h2c"
 
 // gatewayHTTP2 reports whether the Gateway speaks HTTP/2 to a backend of the
-// rule that takes a request, and says why. The backendRef's Service port's
-// appProtocol decides where it is set ("implementations SHOULD honor the
+// rule that takes a request, with the appProtocol that decided it ("" when
+// the route type did). The backendRef's Service port's appProtocol decides
+// where it is set ("implementations SHOULD honor the
 // appProtocol field if it is set for the target Service Port"); without
 // one, a GRPCRoute's backends are spoken to with HTTP/2 ("Implementations
 // MAY infer the protocol from the Route type") and an HTTPRoute's with
 // HTTP/1.1. An appProtocol outside KEP-3726 is the implementation's to read,
 // and is left to the route type.
-func (c *comparison) gatewayHTTP2(g *gatewaySide, b serving.Backend) (bool, string) {
+func (c *comparison) gatewayHTTP2(g *gatewaySide, b serving.Backend) (h2 bool, appProtocol string) {
 	if p := c.appProtocol(b); p != "" {
 		switch {
 		case p == h2cAppProtocol:
-			return true, fmt.Sprintf("Service port %s:%d has appProtocol %s", b.Name, b.Port, p)
+			return true, p
 		case strings.HasPrefix(p, "kubernetes.io/"):
-			return false, fmt.Sprintf("Service port %s:%d has appProtocol %s", b.Name, b.Port, p)
+			return false, p
 		}
 	}
-	if g.Rule.Route.Ref.Kind == "GRPCRoute" {
-		return true, fmt.Sprintf("%s is a GRPCRoute", g.Rule.Route.Ref)
+	return g.Rule.Route.Ref.Kind == "GRPCRoute", ""
+}
+
+// http2Why says why gatewayHTTP2 decided as it did; built only for a
+// finding.
+func http2Why(g *gatewaySide, b serving.Backend, appProtocol string) string {
+	switch {
+	case appProtocol != "":
+		return fmt.Sprintf("Service port %s:%d has appProtocol %s", b.Name, b.Port, appProtocol)
+	case g.Rule.Route.Ref.Kind == "GRPCRoute":
+		return fmt.Sprintf("%s is a GRPCRoute", g.Rule.Route.Ref)
 	}
-	return false, fmt.Sprintf("%s is an HTTPRoute and Service port %s:%d has no appProtocol %s", g.Rule.Route.Ref, b.Name, b.Port, h2cAppProtocol)
+	return fmt.Sprintf("%s is an HTTPRoute and Service port %s:%d has no appProtocol %s", g.Rule.Route.Ref, b.Name, b.Port, h2cAppProtocol)
 }
 
 // appProtocol is the appProtocol of the Service port a backendRef names,
@@ -71,13 +81,17 @@ func (c *comparison) appProtocol(b serving.Backend) string {
 func (c *comparison) backendProtocol(row *ingress.Row, g *gatewaySide, req string, b serving.Backend, context string) {
 	loc := row.Location
 	be := loc.Backend
-	h2, why := c.gatewayHTTP2(g, b)
+	h2, appProtocol := c.gatewayHTTP2(g, b)
+	if be.GRPC == h2 {
+		return
+	}
+	why := http2Why(g, b, appProtocol)
 	switch {
-	case be.GRPC && !h2:
+	case be.GRPC:
 		c.add(loc.Ingress.Ref, loc.Place, rules.MigrationBackendProtocolChanged, req, sideOf(g),
 			fmt.Sprintf("%sthe Ingress speaks gRPC (HTTP/2) to %s (%s); the Gateway speaks HTTP/1.1 to it: %s", context, backendLabel(be), strings.Join(be.Keys, ", "), why),
 			fmt.Sprintf("serve the path with a GRPCRoute, or set appProtocol: %s on port %d of Service %s (HTTP/2 over TLS, for a TLS backend, with a BackendTLSPolicy on a GRPCRoute)", h2cAppProtocol, b.Port, b.Name))
-	case !be.GRPC && h2:
+	default:
 		c.add(loc.Ingress.Ref, loc.Place, rules.MigrationBackendProtocolChanged, req, sideOf(g),
 			fmt.Sprintf("%sthe Gateway speaks HTTP/2 to %s (%s); the Ingress speaks HTTP/1.1 to it", context, backendLabel(be), why),
 			fmt.Sprintf("serve the path with an HTTPRoute to a Service port without appProtocol %s, or make sure the backend speaks HTTP/2 now", h2cAppProtocol))
