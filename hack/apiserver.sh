@@ -59,12 +59,22 @@ kubectl() {
   echo "$kubectl_bin"
 }
 
-# free_port prints a TCP port on 127.0.0.1 that nothing listens on.
+# free_port prints a TCP port on 127.0.0.1 that nothing listens on, below the
+# kernel's ephemeral range: a port inside it can be taken by any outgoing
+# connection (the API servers' own to etcd) between this check and the bind,
+# which made etcd fail with "address already in use". Ports already handed
+# out by this run (listed in $state/ports) are skipped too.
 free_port() {
-  local p
+  local p eph lo=20000 hi=32768
+  if [[ -r /proc/sys/net/ipv4/ip_local_port_range ]]; then
+    read -r eph _ </proc/sys/net/ipv4/ip_local_port_range
+    if ((eph > 12000 && eph < hi)); then hi=$eph; lo=$((eph - 12000 > 10000 ? eph - 12000 : 10000)); fi
+  fi
   for _ in $(seq 100); do
-    p=$((20000 + RANDOM % 40000))
+    p=$((lo + RANDOM % (hi - lo)))
+    grep -qx "$p" "$state/ports" 2>/dev/null && continue
     if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+      echo "$p" >>"$state/ports"
       echo "$p"
       return
     fi
