@@ -79,7 +79,11 @@ func decodeDocument(src model.Source, bodyLine int, body []byte, defaultNamespac
 	// others into the same JSON, and refuses duplicate keys. js is kept as
 	// Meta.Raw.
 	var out decoded
+	var listeners *fastyaml.Header // placed listeners, when the fast reader placed them
 	if js, h, ok := fastyaml.ToJSON(body); ok {
+		if h.Known && h.ListenersKnown {
+			listeners = &h
+		}
 		if h.Known {
 			decodeObject(src, js, header{APIVersion: h.APIVersion, Kind: h.Kind}, defaultNamespace, adm, &out)
 		} else {
@@ -109,7 +113,11 @@ func decodeDocument(src model.Source, bodyLine int, body []byte, defaultNamespac
 		out.experimentalOnly[i].placeFields(body, bodyLine)
 	}
 	if out.err == nil {
-		setListenerLines(&parsedDocument{body: body}, bodyLine, out.objects)
+		if listeners != nil {
+			placeListeners(listeners.Listeners, bodyLine, out.objects)
+		} else {
+			setListenerLines(&parsedDocument{body: body}, bodyLine, out.objects)
+		}
 		setIngressLines(body, bodyLine, out.objects)
 	}
 	return out

@@ -69,6 +69,38 @@ func (d *parsedDocument) object(item int) *yaml3.Node {
 	return sequenceItem(mappingValue(d.root, "items"), item)
 }
 
+// placeListeners records the listener lines fastyaml placed while it
+// converted a document of one object (fastyaml.Header.Listeners: lines in the
+// document, the ones yaml.v3 gives), as setListenerLines would: only when
+// there is one for each listener the object holds.
+func placeListeners(lines []int, bodyLine int, objs []object) {
+	for _, o := range objs {
+		var meta *model.Meta
+		switch obj := o.obj.(type) {
+		case *model.Gateway:
+			if len(obj.Obj.Spec.Listeners) != len(lines) {
+				continue
+			}
+			meta = &obj.Meta
+		case *model.ListenerSet:
+			if len(obj.Obj.Spec.Listeners) != len(lines) {
+				continue
+			}
+			meta = &obj.Meta
+		default:
+			continue
+		}
+		if len(lines) == 0 {
+			continue
+		}
+		for i := range lines {
+			lines[i] += bodyLine - 1
+		}
+		meta.ListenerLines = lines
+		return
+	}
+}
+
 // mappingValue is the value of key in mapping n, nil when n is not a mapping
 // or has no such key.
 func mappingValue(n *yaml3.Node, key string) *yaml3.Node {

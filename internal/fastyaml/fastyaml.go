@@ -35,10 +35,11 @@ import (
 
 // converter holds one conversion's state and buffers, reused through pool.
 type converter struct {
-	src  []byte
-	pos  int    // start of the line after the current one
-	ind  int    // indent of the current line; -1 at the end
-	line []byte // the current line after its indent, trailing spaces removed
+	src       []byte
+	pos       int    // start of the line after the current one
+	ind       int    // indent of the current line; -1 at the end
+	line      []byte // the current line after its indent, trailing spaces removed
+	lineStart int    // where line starts in src
 
 	out     []byte
 	entries []entry
@@ -53,7 +54,20 @@ type converter struct {
 	// irregular when they must be read from the JSON (see Header).
 	apiVersion, kind string
 	irregular        bool
+
+	// The items of the top-level spec.listeners sequence (see Header):
+	// under says what the value being converted is (underSpec, underListeners
+	// or neither), itemStarts holds where each item starts in src, and
+	// itemsUnknown is set when one is not placed on the way.
+	under        int
+	itemStarts   []int
+	itemsUnknown bool
 }
+
+const (
+	underSpec = 1 + iota
+	underListeners
+)
 
 type entry struct {
 	key        []byte
@@ -66,9 +80,20 @@ var pool = sync.Pool{New: func() any { return new(converter) }}
 // when they must be read from the JSON instead: the document has items, or a
 // key that case-folds to apiVersion, kind or items (encoding/json matches keys
 // case-insensitively), or an apiVersion or kind that is not a string.
+//
+// Listeners is the line in body (1 for its first) of each item of the
+// top-level spec.listeners block sequence, the line a YAML parser gives the
+// item's node (its first token: a `- |` item's is the dash's, an item whose
+// mapping starts on the line after its dash is that line's), so that a
+// Gateway's listeners are placed without parsing the document again; nil when
+// there is no such sequence. ListenersKnown is false when an item is not
+// placed on the way (an empty item, a flow sequence that holds items): the
+// caller must parse body to place them.
 type Header struct {
 	APIVersion, Kind string
 	Known            bool
+	Listeners        []int
+	ListenersKnown   bool
 }
 
 // ToJSON returns the JSON YAMLToJSON writes for the document body, in a new
@@ -80,7 +105,16 @@ func ToJSON(body []byte) (js []byte, h Header, ok bool) {
 	if !ok {
 		return nil, Header{}, false
 	}
-	return bytes.Clone(out), Header{APIVersion: c.apiVersion, Kind: c.kind, Known: !c.irregular}, true
+	h = Header{APIVersion: c.apiVersion, Kind: c.kind, Known: !c.irregular, ListenersKnown: !c.itemsUnknown}
+	if len(c.itemStarts) > 0 && !c.itemsUnknown {
+		h.Listeners = make([]int, len(c.itemStarts))
+		line, from := 1, 0
+		for i, at := range c.itemStarts {
+			line += bytes.Count(body[from:at], []byte{'\n'})
+			h.Listeners[i], from = line, at
+		}
+	}
+	return bytes.Clone(out), h, true
 }
 
 // convert returns the JSON for body and true, or false when body is outside the
@@ -93,6 +127,7 @@ func (c *converter) convert(body []byte) ([]byte, bool) {
 	}
 	c.src, c.pos, c.out, c.entries, c.depth = body, 0, c.out[:0], c.entries[:0], 0
 	c.apiVersion, c.kind, c.irregular = "", "", false
+	c.under, c.itemStarts, c.itemsUnknown = 0, c.itemStarts[:0], false
 	if !c.advance() || c.ind < 0 || isDash(c.line) {
 		return nil, false
 	}
@@ -128,7 +163,7 @@ func (c *converter) advance() bool {
 		for l[j-1] == ' ' {
 			j--
 		}
-		c.ind, c.line = i, l[i:j]
+		c.ind, c.line, c.lineStart = i, l[i:j], start+i
 		return true
 	}
 	c.ind, c.line = -1, nil
@@ -146,6 +181,8 @@ func (c *converter) block() bool {
 }
 
 func (c *converter) mapping(ind int) bool {
+	inSpec := c.under == underSpec
+	c.under = 0
 	c.depth++
 	c.lastIsStr = false
 	base := len(c.entries)
@@ -166,9 +203,19 @@ func (c *converter) mapping(ind int) bool {
 		c.out = appendJSONString(c.out, key)
 		c.out = append(c.out, ':')
 		c.lastIsStr = false
+		switch {
+		case c.depth == 1 && string(key) == "spec":
+			c.under = underSpec
+		case inSpec && string(key) == "listeners":
+			c.under = underListeners
+		}
 		if !c.value(ind, rest) {
 			return false
 		}
+		if c.under == underListeners && len(rest) > 0 && rest[0] == '[' && !bytes.HasPrefix(rest, []byte("[]")) {
+			c.itemsUnknown = true // a flow sequence's items are not placed
+		}
+		c.under = 0
 		if c.depth == 1 {
 			c.header(key)
 		}
@@ -269,6 +316,8 @@ func (c *converter) value(ind int, rest []byte) bool {
 }
 
 func (c *converter) sequence(ind int) bool {
+	listeners := c.under == underListeners
+	c.under = 0
 	c.out = append(c.out, '[')
 	n := 0
 	for c.ind == ind && isDash(c.line) {
@@ -284,15 +333,24 @@ func (c *converter) sequence(ind int) bool {
 				return false
 			}
 			if c.ind > ind {
+				if listeners {
+					c.itemStarts = append(c.itemStarts, c.lineStart)
+				}
 				if !c.block() {
 					return false
 				}
 			} else {
+				c.itemsUnknown = c.itemsUnknown || listeners // an empty item
 				c.out = append(c.out, "null"...)
 			}
 			continue
 		case isDash(rest):
 			return false
+		}
+		if listeners {
+			c.itemStarts = append(c.itemStarts, c.lineStart)
+		}
+		switch {
 		case rest[0] == '|':
 			if !c.literal(ind, rest) {
 				return false
@@ -757,6 +815,9 @@ func appendJSONString(b, s []byte) []byte {
 // release returns c to the pool unless a huge document made its buffers large.
 func (c *converter) release() {
 	c.src, c.line, c.lastStr = nil, nil, nil
+	if cap(c.itemStarts) > 1<<10 {
+		c.itemStarts = nil
+	}
 	if cap(c.out) > 1<<20 || cap(c.scratch) > 1<<20 {
 		return
 	}

@@ -6,9 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
+	yaml3 "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/yaml"
 )
 
@@ -43,7 +45,46 @@ func check(t *testing.T, name string, body []byte) bool {
 			t.Fatalf("%s: header %+v, the JSON gives %+v (%v):\n%s", name, h, jh, err, body)
 		}
 	}
+	// Placed listeners are where go.yaml.in/yaml/v3 places the items.
+	if h.ListenersKnown {
+		if want := yaml3ListenerLines(t, body); !slices.Equal(h.Listeners, want) {
+			t.Fatalf("%s: listeners on lines %v, yaml.v3 places them on %v:\n%s", name, h.Listeners, want, body)
+		}
+	}
 	return true
+}
+
+// yaml3ListenerLines is the line go.yaml.in/yaml/v3 gives each item of the
+// top-level spec.listeners sequence of body; nil when there is none or it is
+// empty.
+func yaml3ListenerLines(t *testing.T, body []byte) []int {
+	var doc yaml3.Node
+	if err := yaml3.Unmarshal(body, &doc); err != nil {
+		t.Fatalf("yaml.v3 refuses a document the fast reader took: %v\n%s", err, body)
+	}
+	value := func(n *yaml3.Node, key string) *yaml3.Node {
+		if n == nil || n.Kind != yaml3.MappingNode {
+			return nil
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == key {
+				return n.Content[i+1]
+			}
+		}
+		return nil
+	}
+	if len(doc.Content) == 0 {
+		return nil
+	}
+	items := value(value(doc.Content[0], "spec"), "listeners")
+	if items == nil || items.Kind != yaml3.SequenceNode {
+		return nil
+	}
+	var lines []int
+	for _, item := range items.Content {
+		lines = append(lines, item.Line)
+	}
+	return lines
 }
 
 // equivalenceFiles are the repository's test inputs and, where they are beside
@@ -190,6 +231,20 @@ var converterSeeds = []string{
 	"a:\n  # comment\n  b: 1\n# c\nc: 2 # x\n",
 	"a:\n-\n- b\n-   c: 1\n    d: 2\n",
 	"a: ~x\nb: nx\nc: .\nd: -\n",
+	// Listeners placed on the way (Header.Listeners).
+	"kind: Gateway\nspec:\n  listeners:\n  - name: a\n    port: 80\n  # c\n\n  -\n    # c\n\n    name: b\n  - |\n    x\n  - y\n  - []\n  - {}\n  -   name: c\n",
+	"spec:\n  x:\n    listeners:\n    - a\n  listeners:\n  - a\nlisteners:\n- b\n",
+	"spec:\n  listeners: []\n",
+	"spec:\n  listeners: [a, b]\n",
+	"spec:\n  listeners:\n  -\n  - a\n",
+	"spec:\n  listeners:\n    - a: 1\n      b:\n      - c\n    - d\n",
+	"spec:\n  listeners:\n",
+	"spec:\n  listeners: x\n",
+	"spec:\n  listeners:\n    a: 1\n",
+	"spec:\n- listeners:\n  - a\n",
+	"a:\n  spec:\n    listeners:\n    - a\n",
+	"spec:\n  Listeners:\n  - a\n",
+	"'spec':\n  \"listeners\":\n  - a\n",
 }
 
 // FuzzYAMLToJSONEquivalence: for any input the fast reader takes, YAMLToJSON gives
@@ -215,4 +270,34 @@ func FuzzYAMLToJSONEquivalence(f *testing.F) {
 			check(t, "fuzz document", d)
 		}
 	})
+}
+
+// TestListenersPlaced: the fast reader places a Gateway's listeners where
+// yaml.v3 does (check compares every document of TestEquivalence and of the
+// fuzz target), and says when it cannot.
+func TestListenersPlaced(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		body  string
+		lines []int
+		known bool
+	}{
+		{"items on their dash's line", "kind: Gateway\nspec:\n  listeners:\n  - name: a\n    port: 80\n  - name: b\n", []int{4, 6}, true},
+		{"an item below its dash, after a comment", "spec:\n  listeners:\n  -\n    # c\n\n    name: b\n  - |\n    x\n", []int{6, 7}, true},
+		{"not indented under its key", "spec:\n  gatewayClassName: x\n  listeners:\n  - a\n  tls: {}\n", []int{4}, true},
+		{"no listeners", "spec:\n  x: 1\n", nil, true},
+		{"listeners outside spec", "listeners:\n- a\nx:\n  spec:\n    listeners:\n    - b\n", nil, true},
+		{"an empty item", "spec:\n  listeners:\n  -\n  - a\n", nil, false},
+		{"a flow sequence", "spec:\n  listeners: [a]\n", nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if !check(t, tc.name, []byte(tc.body)) {
+				t.Fatal("outside the subset")
+			}
+			_, h, _ := ToJSON([]byte(tc.body))
+			if h.ListenersKnown != tc.known || !slices.Equal(h.Listeners, tc.lines) {
+				t.Errorf("listeners %v (known %v), want %v (known %v)", h.Listeners, h.ListenersKnown, tc.lines, tc.known)
+			}
+		})
+	}
 }
