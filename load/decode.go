@@ -62,9 +62,22 @@ type object struct {
 	namespace, name string
 	// item is the object's index among its List document's items, or -1.
 	item int
+	meta *model.Meta
 }
 
 func (o object) addTo(m *model.Model) { o.kind.add(m, o.obj) }
+
+// dropRaw lets go of the JSON text of the objects no consumer reads it of
+// unless it prints them as written (FileOptions.WithoutRaw).
+func (d *decoded) dropRaw() {
+	for _, o := range d.objects {
+		switch o.obj.(type) {
+		case *model.Gateway, *model.Mesh:
+		default:
+			o.meta.Raw = nil
+		}
+	}
+}
 
 // decodeDocument turns one YAML (or JSON) document into typed model objects,
 // admitting the Gateway API objects with adm. bodyLine is the file line the
@@ -243,7 +256,7 @@ func decodeObject(src model.Source, js []byte, h header, defaultNamespace string
 		return
 	}
 	*meta = model.Meta{APIVersion: h.APIVersion, Kind: h.Kind, Source: src, Raw: js}
-	out.objects = append(out.objects, object{kind: k, obj: obj, namespace: om.GetNamespace(), name: om.GetName(), item: -1})
+	out.objects = append(out.objects, object{kind: k, obj: obj, namespace: om.GetNamespace(), name: om.GetName(), item: -1, meta: meta})
 	if standard != nil {
 		out.experimentalOnly = append(out.experimentalOnly, newRefusal(src, h, *standard, om.GetNamespace(), om.GetName()))
 	}

@@ -28,6 +28,11 @@ type FileOptions struct {
 	// Admission says how the Gateway API objects are admitted; the zero value
 	// holds them to the built-in CRDs.
 	Admission Admission
+	// WithoutRaw leaves Meta.Raw nil for every object but Gateways and
+	// Meshes, whose provisional fields (GEP-3792) the engine reads from it:
+	// for a command that does not print objects as written (render status
+	// does). The text is most of what a route costs to keep.
+	WithoutRaw bool
 }
 
 // input is one stream of YAML and the name it is reported under.
@@ -70,7 +75,7 @@ func Files(opts FileOptions) (*model.Model, error) {
 		}
 		inputs = append(inputs, in)
 	}
-	return decodeInputs(inputs, opts.DefaultNamespace, adm)
+	return decodeInputs(inputs, opts.DefaultNamespace, adm, !opts.WithoutRaw)
 }
 
 // sourceDocument is one document of an input and where it is.
@@ -81,9 +86,10 @@ type sourceDocument struct {
 }
 
 // decodeInputs decodes named YAML streams into one model, admitting the Gateway
-// API objects with adm. Documents are decoded on every core; the model keeps
-// input order, so the result does not depend on scheduling.
-func decodeInputs(inputs []input, defaultNamespace string, adm *admission) (*model.Model, error) {
+// API objects with adm, and keeping every object's Meta.Raw when keepRaw is
+// set (see FileOptions.WithoutRaw). Documents are decoded on every core; the
+// model keeps input order, so the result does not depend on scheduling.
+func decodeInputs(inputs []input, defaultNamespace string, adm *admission, keepRaw bool) (*model.Model, error) {
 	var docs []sourceDocument
 	for _, in := range inputs {
 		for _, d := range splitDocuments(in.data) {
@@ -99,7 +105,11 @@ func decodeInputs(inputs []input, defaultNamespace string, adm *admission) (*mod
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = decodeDocument(docs[i].src, docs[i].bodyLine, docs[i].body, defaultNamespace, adm)
+				r := decodeDocument(docs[i].src, docs[i].bodyLine, docs[i].body, defaultNamespace, adm)
+				if !keepRaw {
+					r.dropRaw()
+				}
+				results[i] = r
 			}
 		}()
 	}

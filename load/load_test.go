@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -269,4 +270,48 @@ func FuzzLoad(f *testing.F) {
 			t.Fatalf("error Source %v outside the input: %v", le.Source, err)
 		}
 	})
+}
+
+// TestWithoutRawKeepsWhatTheEngineReads: WithoutRaw lets go of every object's
+// text but a Gateway's and a Mesh's, whose provisional GEP-3792 fields the
+// engine reads from it (ocg-mesh.yaml holds both, routes and Secrets, with
+// admission off as its golden runs), and changes nothing else.
+func TestWithoutRawKeepsWhatTheEngineReads(t *testing.T) {
+	path := "../testdata/golden/ocg-mesh.yaml"
+	with, err := Files(FileOptions{Filenames: []string{path}, Admission: Admission{Off: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	without, err := Files(FileOptions{Filenames: []string{path}, Admission: Admission{Off: true}, WithoutRaw: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(without.Gateways) == 0 || len(without.Meshes) == 0 || len(without.Routes) == 0 || len(without.Secrets) == 0 {
+		t.Fatalf("%s no longer holds Gateways, Meshes, routes and Secrets: %d, %d, %d, %d", path, len(without.Gateways), len(without.Meshes), len(without.Routes), len(without.Secrets))
+	}
+	for i, g := range without.Gateways {
+		if !bytes.Equal(g.Raw, with.Gateways[i].Raw) || len(g.Raw) == 0 {
+			t.Errorf("Gateway %s: Raw %q, want %q", g.Obj.Name, g.Raw, with.Gateways[i].Raw)
+		}
+	}
+	for i, m := range without.Meshes {
+		if !bytes.Equal(m.Raw, with.Meshes[i].Raw) || len(m.Raw) == 0 {
+			t.Errorf("Mesh %s: Raw %q, want %q", m.ObjectMeta.Name, m.Raw, with.Meshes[i].Raw)
+		}
+	}
+	for i, r := range without.Routes {
+		if r.Raw != nil {
+			t.Errorf("route %s kept its Raw", r.ObjectMeta.Name)
+		}
+		with.Routes[i].Raw = nil
+	}
+	for i, s := range without.Secrets {
+		if s.Raw != nil {
+			t.Errorf("Secret %s kept its Raw", s.Obj.Name)
+		}
+		with.Secrets[i].Raw = nil
+	}
+	if !reflect.DeepEqual(with.Routes, without.Routes) || !reflect.DeepEqual(with.Secrets, without.Secrets) {
+		t.Error("WithoutRaw changed more than Raw")
+	}
 }

@@ -48,7 +48,8 @@ type Meta struct {
 	IngressLines func() *IngressLines
 	// Raw is the object as JSON, as written. Output starts from it so that fields
 	// this tool does not model survive, and provisional fields (GEP-3792) are read
-	// from it.
+	// from it. A command that does not print objects as written loads only the
+	// Raw of Gateways and Meshes (load.FileOptions.WithoutRaw).
 	Raw []byte
 }
 

@@ -348,7 +348,7 @@ func (o *DiffOptions) loadBase(ctx context.Context) (*model.Model, render.DiffIn
 		// A base may hold nothing (the files are new), so it is not required
 		// to hold a Gateway API object as the head is.
 		m, err := load.Files(load.FileOptions{Filenames: o.Base, Recursive: o.Input.recursive, DefaultNamespace: o.Input.namespace, Stdin: o.In,
-			MaxInputBytes: o.Input.maxInputBytes})
+			MaxInputBytes: o.Input.maxInputBytes, WithoutRaw: !o.Input.printsObjects})
 		if err != nil {
 			return nil, render.DiffInput{}, loadError{fmt.Errorf("--base: %w", err)}
 		}

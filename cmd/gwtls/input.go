@@ -67,6 +67,9 @@ type InputOptions struct {
 	filenames []string
 	kustomize string
 	recursive bool
+	// printsObjects: the command prints objects as written (render status),
+	// so the loader keeps every object's text (load.FileOptions.WithoutRaw).
+	printsObjects bool
 
 	// Completed by Complete.
 	now      time.Time
@@ -295,7 +298,7 @@ func (o *InputOptions) fromFiles() bool { return len(o.filenames) > 0 || o.kusto
 func (o *InputOptions) Load(ctx context.Context, streams genericiooptions.IOStreams) (*model.Model, error) {
 	if o.fromFiles() {
 		o.limitMemoryToInput()
-		m, err := load.Files(load.FileOptions{Filenames: o.filenames, Recursive: o.recursive, Kustomize: o.kustomize, DefaultNamespace: o.namespace, Stdin: streams.In, MaxInputBytes: o.maxInputBytes, Admission: o.admission})
+		m, err := load.Files(load.FileOptions{Filenames: o.filenames, Recursive: o.recursive, Kustomize: o.kustomize, DefaultNamespace: o.namespace, Stdin: streams.In, MaxInputBytes: o.maxInputBytes, Admission: o.admission, WithoutRaw: !o.printsObjects})
 		if err != nil {
 			return nil, loadError{err}
 		}

@@ -144,6 +144,7 @@ type RenderStatusOptions struct {
 // NewCmdRenderStatus builds `render status`.
 func NewCmdRenderStatus(streams genericiooptions.IOStreams, configFlags *genericclioptions.ConfigFlags) *cobra.Command {
 	o := &RenderStatusOptions{Input: NewInputOptions(configFlags), IOStreams: streams}
+	o.Input.printsObjects = true
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Print every Gateway, ListenerSet, route and BackendTLSPolicy with the status a conformant controller would write",
