@@ -54,6 +54,9 @@ type converter struct {
 	// irregular when they must be read from the JSON (see Header).
 	apiVersion, kind string
 	irregular        bool
+	// names holds the apiVersion and kind values met, to share: a file
+	// repeats a few of them in every object, and every object keeps its own.
+	names map[string]string
 
 	// The items of the top-level spec.listeners sequence (see Header):
 	// under says what the value being converted is (underSpec, underListeners
@@ -253,8 +256,25 @@ func (c *converter) header(key []byte) {
 		c.irregular = true
 		return
 	}
-	*dst = string(c.lastStr)
+	*dst = c.name(c.lastStr)
 }
+
+// name is s as a string, shared with the documents before that had it.
+func (c *converter) name(s []byte) string {
+	if n, ok := c.names[string(s)]; ok {
+		return n
+	}
+	n := string(s)
+	if c.names == nil || len(c.names) >= maxNames {
+		c.names = make(map[string]string)
+	}
+	c.names[n] = n
+	return n
+}
+
+// maxNames bounds the names a converter shares (a file of many kinds
+// starts again).
+const maxNames = 256
 
 // sortEntries puts the entries from base, written in out[open:close], in the order
 // encoding/json writes map keys. Duplicate keys are outside the subset.
