@@ -71,13 +71,14 @@ passed=$(grep -cE '^\s*--- PASS' "$log" || true)
 skipped=$(grep -cE '^\s*--- SKIP' "$log" || true)
 
 # The packages that run goroutines (the loader's decoders and cluster pages, the
-# engine's ranges, render's streaming writers, the probe proxy) and the command
+# engine's ranges, render's streaming writers, the probe proxy, diff's concurrent
+# sides and sections, the serving table's deciders) and the command
 # tree that drives them end to end, under the race detector: about 30 s on 2 cores
 # with a warm build cache, about 8.5 minutes with an empty one (race builds of
 # the dependencies are cached apart from the plain ones).
-step "race detector: load, analyze, render, probe, cmd/gwtls"
+step "race detector: load, analyze, render, probe, change, serving, cmd/gwtls"
 race_start=$SECONDS
-if ! go test -race -count=1 ./load ./analyze ./render ./probe ./cmd/gwtls > "$log" 2>&1; then
+if ! go test -race -count=1 ./load ./analyze ./render ./probe ./change ./serving ./cmd/gwtls > "$log" 2>&1; then
   grep -E '^(FAIL|ok|---|panic|WARNING: DATA RACE|\s+.*_test\.go)' "$log" | grep -v -- '--- PASS' | tail -80
   echo "go test -race failed" >&2
   exit 1
