@@ -11,16 +11,16 @@ import (
 	"k8s.io/apiserver/pkg/cel/common"
 )
 
-// refsRule is one specialized parentRefs rule of a built-in CRD.
+// refsRule is one specialized pair rule of a built-in CRD.
 type refsRule struct {
 	where string
 	node  *fastNode
 	i     int
 }
 
-// parentRefsRulesOf are the rules of a's CRDs (and its standard channel's)
-// that parentRefsRuleOf specialized.
-func parentRefsRulesOf(t testing.TB, a *Admitter) []refsRule {
+// pairRulesOf are the rules of a's CRDs (and its standard channel's) that
+// pairRuleOf specialized.
+func pairRulesOf(t testing.TB, a *Admitter) []refsRule {
 	t.Helper()
 	var out []refsRule
 	var walk func(n *fastNode, where string)
@@ -29,7 +29,7 @@ func parentRefsRulesOf(t testing.TB, a *Admitter) []refsRule {
 			return
 		}
 		for i, f := range n.fast {
-			if f != nil && f.refs != nil {
+			if f != nil && f.pairs != nil {
 				out = append(out, refsRule{where, n, i})
 			}
 		}
@@ -55,7 +55,7 @@ func parentRefsRulesOf(t testing.TB, a *Admitter) []refsRule {
 		}
 	}
 	if a.standard != nil {
-		out = append(out, parentRefsRulesOf(t, a.standard)...)
+		out = append(out, pairRulesOf(t, a.standard)...)
 	}
 	return out
 }
@@ -125,21 +125,65 @@ func randomParentRefs(r *rand.Rand) []any {
 	return list
 }
 
-// TestParentRefsRulesAreTheirFastRules: the specialized parentRefs rules
+// randomListeners is a list of listeners whose names, ports, protocols and
+// hostnames collide often, with absent and mistyped fields.
+func randomListeners(r *rand.Rand) []any {
+	n := r.IntN(6)
+	if r.IntN(10) == 0 {
+		n = 16 + r.IntN(49) // up to maxItems (64)
+	}
+	long := strings.Repeat("h", 200) + ".example.com"
+	pick := func(vals ...any) any { return vals[r.IntN(len(vals))] }
+	list := make([]any, n)
+	for i := range list {
+		if r.IntN(80) == 0 {
+			list[i] = pick(nil, "listener", []any{})
+			continue
+		}
+		m := map[string]any{}
+		set := func(k string, absent int, bad any, vals ...any) {
+			switch {
+			case r.IntN(absent) == 0:
+			case r.IntN(40) == 0:
+				m[k] = bad
+			default:
+				m[k] = pick(vals...)
+			}
+		}
+		set("name", 30, int64(1), "http", "https", "l"+fmt.Sprint(i), "l"+fmt.Sprint(i), "")
+		set("port", 30, "443", int64(80), int64(443), int64(8443))
+		set("protocol", 30, true, "HTTP", "HTTPS", "TLS")
+		set("hostname", 2, int64(0), "a.example.com", "*.example.com", "", long)
+		list[i] = m
+	}
+	return list
+}
+
+// randomLists are the lists of each family of pair rules.
+var randomLists = map[string]func(*rand.Rand) []any{
+	"parentRefs": randomParentRefs,
+	"listeners":  randomListeners,
+}
+
+// TestPairRulesAreTheirFastRules: the specialized pair rules
 // tell exactly what the rules' compiled closures tell, with the same bound,
 // and give up exactly where they do; and where they tell, the rules'
 // programs agree and cost no more than the bound.
-func TestParentRefsRulesAreTheirFastRules(t *testing.T) {
+func TestPairRulesAreTheirFastRules(t *testing.T) {
 	a := builtinAdmitter(t)
-	rules := parentRefsRulesOf(t, a)
-	forms := map[parentRefsRule]int{}
+	rules := pairRulesOf(t, a)
+	specialized := map[*pairRule]int{}
 	for _, rr := range rules {
-		forms[*rr.node.fast[rr.i].refs]++
+		specialized[rr.node.fast[rr.i].pairs]++
 	}
-	// Every route kind with parentRefs has both rules in each channel.
-	for _, form := range []parentRefsRule{{false, true}, {true, true}, {false, false}, {true, false}} {
-		if forms[form] == 0 {
-			t.Errorf("no rule of form %+v specialized; specialized: %v", form, forms)
+	// Every rule of the table is specialized somewhere in the built-in
+	// CRDs.
+	for text, pr := range pairRules {
+		if specialized[pr] == 0 {
+			t.Errorf("rule %s is specialized nowhere", text)
+		}
+		if randomLists[pr.family] == nil {
+			t.Errorf("no lists for the rules of %s", pr.family)
 		}
 	}
 	if t.Failed() {
@@ -150,38 +194,44 @@ func TestParentRefsRulesAreTheirFastRules(t *testing.T) {
 		iterations = 300
 	}
 	r := rand.New(rand.NewPCG(1, 2))
-	var told, gaveUp, held int
+	told, gaveUp, held := map[string]int{}, map[string]int{}, map[string]int{}
 	for range iterations {
-		list := randomParentRefs(r)
+		lists := map[string][]any{}
+		for family, random := range randomLists {
+			lists[family] = random(r)
+		}
 		for _, rr := range rules {
 			n, f := rr.node, rr.node.fast[rr.i]
-			if msg := compareParentRefsRule(n, rr.i, list); msg != "" {
+			list := lists[f.pairs.family]
+			if msg := comparePairRule(n, rr.i, list); msg != "" {
 				t.Fatalf("%s rule %q: %s\n  list %v", rr.where, n.texts[rr.i], msg, list)
 			}
 			h, _, ok := f.holds(list, n.adaptor)
 			switch {
 			case !ok:
-				gaveUp++
+				gaveUp[f.pairs.family]++
 			case h:
-				told++
-				held++
+				told[f.pairs.family]++
+				held[f.pairs.family]++
 			default:
-				told++
+				told[f.pairs.family]++
 			}
 		}
 	}
-	t.Logf("%d rules, %d evaluations told (%d held), %d given up", len(rules), told, held, gaveUp)
-	if told < gaveUp || held == 0 || held == told {
-		t.Errorf("the lists do not exercise the rules: %d told, %d held, %d given up", told, held, gaveUp)
+	for family := range randomLists {
+		t.Logf("%s: %d evaluations told (%d held), %d given up", family, told[family], held[family], gaveUp[family])
+		if told[family] < gaveUp[family] || held[family] == 0 || held[family] > told[family]*9/10 {
+			t.Errorf("the lists do not exercise the rules of %s: %d told, %d held, %d given up", family, told[family], held[family], gaveUp[family])
+		}
 	}
 }
 
-// compareParentRefsRule evaluates rule i of n on list with its
+// comparePairRule evaluates rule i of n on list with its
 // specialization, its compiled closures and its program, and says how they
 // disagree ("" when they do not).
-func compareParentRefsRule(n *fastNode, i int, list []any) string {
+func comparePairRule(n *fastNode, i int, list []any) string {
 	f := n.fast[i]
-	h, c, ok := f.refs.holds(list)
+	h, c, ok := f.pairs.holds(list)
 	hc, cc, okc := f.holdsCompiled(list, n.adaptor)
 	if h != hc || c != cc || ok != okc {
 		return fmt.Sprintf("specialized (holds %v, bound %d, told %v), compiled closures (holds %v, bound %d, told %v)", h, c, ok, hc, cc, okc)
@@ -199,20 +249,20 @@ func compareParentRefsRule(n *fastNode, i int, list []any) string {
 	return ""
 }
 
-// FuzzParentRefsRules holds the specialized parentRefs rules to their
-// compiled closures and programs on lists the fuzzer makes.
+// FuzzPairRules holds the specialized pair rules to their compiled closures
+// and programs on lists the fuzzer makes.
 //
-//	go test -fuzz FuzzParentRefsRules -fuzztime 60s ./admit
-func FuzzParentRefsRules(f *testing.F) {
+//	go test -fuzz FuzzPairRules -fuzztime 60s ./admit
+func FuzzPairRules(f *testing.F) {
 	for i := range 8 {
 		f.Add(uint64(i), uint64(i*7+1))
 	}
 	a := builtinAdmitter(f)
-	rules := parentRefsRulesOf(f, a)
+	rules := pairRulesOf(f, a)
 	f.Fuzz(func(t *testing.T, s1, s2 uint64) {
-		list := randomParentRefs(rand.New(rand.NewPCG(s1, s2)))
 		for _, rr := range rules {
-			if msg := compareParentRefsRule(rr.node, rr.i, list); msg != "" {
+			list := randomLists[rr.node.fast[rr.i].pairs.family](rand.New(rand.NewPCG(s1, s2)))
+			if msg := comparePairRule(rr.node, rr.i, list); msg != "" {
 				t.Fatalf("%s rule %q: %s\n  list %v", rr.where, rr.node.texts[rr.i], msg, list)
 			}
 		}
