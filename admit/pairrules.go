@@ -39,7 +39,37 @@ type pairRule struct {
 	// unique: self.all(a, self.exists_one(b, pair(a, b))); else
 	// self.all(a, self.all(b, pair(a, b))).
 	unique bool
-	pair   func(e *pairEval, a, b *pairItem) bool
+	// predicate is the rule's pairwise predicate (pair); a switch rather
+	// than a function value, so that the items stay on the stack.
+	predicate pairPredicate
+}
+
+type pairPredicate uint8
+
+const (
+	predSpecifiedWithPort pairPredicate = iota
+	predUniqueWithPort
+	predSpecified
+	predUnique
+	predListenerNames
+	predListenerAddress
+)
+
+// pair is the predicate the inner comprehension evaluates on a and b.
+func (r *pairRule) pair(e *pairEval, a, b *pairItem) bool {
+	switch r.predicate {
+	case predSpecifiedWithPort:
+		return specified(e, a, b, true)
+	case predUniqueWithPort:
+		return sameReference(e, a, b, true)
+	case predSpecified:
+		return specified(e, a, b, false)
+	case predUnique:
+		return sameReference(e, a, b, false)
+	case predListenerNames:
+		return e.eqStrings(a, b, 0)
+	}
+	return sameListenerAddress(e, a, b)
 }
 
 // The rules' texts, as the v1.6.3 CRDs write them (spacing aside). A rule is
@@ -78,18 +108,13 @@ const (
 )
 
 var pairRules = map[string]*pairRule{
-	stripSpace(ruleSpecifiedWithPort): {family: "parentRefs", fields: parentRefFields, integers: parentRefInts,
-		pair: func(e *pairEval, a, b *pairItem) bool { return specified(e, a, b, true) }},
-	stripSpace(ruleUniqueWithPort): {family: "parentRefs", fields: parentRefFields, integers: parentRefInts, unique: true,
-		pair: func(e *pairEval, a, b *pairItem) bool { return sameReference(e, a, b, true) }},
-	stripSpace(ruleSpecified): {family: "parentRefs", fields: parentRefFields[:refPort],
-		pair: func(e *pairEval, a, b *pairItem) bool { return specified(e, a, b, false) }},
-	stripSpace(ruleUnique): {family: "parentRefs", fields: parentRefFields[:refPort], unique: true,
-		pair: func(e *pairEval, a, b *pairItem) bool { return sameReference(e, a, b, false) }},
-	stripSpace(ruleListenerNames): {family: "listeners", fields: []string{"name"}, unique: true,
-		pair: func(e *pairEval, a, b *pairItem) bool { return e.eqStrings(a, b, 0) }},
+	stripSpace(ruleSpecifiedWithPort): {family: "parentRefs", fields: parentRefFields, integers: parentRefInts, predicate: predSpecifiedWithPort},
+	stripSpace(ruleUniqueWithPort):    {family: "parentRefs", fields: parentRefFields, integers: parentRefInts, unique: true, predicate: predUniqueWithPort},
+	stripSpace(ruleSpecified):         {family: "parentRefs", fields: parentRefFields[:refPort], predicate: predSpecified},
+	stripSpace(ruleUnique):            {family: "parentRefs", fields: parentRefFields[:refPort], unique: true, predicate: predUnique},
+	stripSpace(ruleListenerNames):     {family: "listeners", fields: []string{"name"}, unique: true, predicate: predListenerNames},
 	stripSpace(ruleListenerPorts): {family: "listeners", fields: []string{"name", "port", "protocol", "hostname"}, integers: 1 << listenerPort, unique: true,
-		pair: sameListenerAddress},
+		predicate: predListenerAddress},
 }
 
 func (r *pairRule) integer(i int) bool { return r.integers&(1<<i) != 0 }
