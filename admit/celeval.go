@@ -49,6 +49,10 @@ import (
 type fastRule struct {
 	eval  celNode
 	slots int // variables: self and two per comprehension in scope
+	// pairs, for a rule comparing the pairs of a list's items (parentRefs,
+	// listeners), evaluates it as eval does, without the closures
+	// (pairrules.go); nil for every other rule.
+	pairs *pairRule
 }
 
 // compileFastRules compiles, for the rules of a schema node whose CEL type is
@@ -76,7 +80,7 @@ func compileFastRules(rules []cel.CompilationResult, texts []string, declType *a
 		if !ok || c.slots > maxCELSlots {
 			continue
 		}
-		out[i] = &fastRule{eval: eval, slots: c.slots}
+		out[i] = &fastRule{eval: eval, slots: c.slots, pairs: pairRuleOf(texts[i], self)}
 	}
 	return out
 }
@@ -157,6 +161,14 @@ func (f *celFrame) charge(c uint64) bool {
 // a bound of what the program would charge for it; ok is false when the
 // evaluation cannot tell, or the bound exceeds the per-call limit.
 func (r *fastRule) holds(self any, s common.Schema) (holds bool, cost uint64, ok bool) {
+	if r.pairs != nil {
+		return r.pairs.holds(self)
+	}
+	return r.holdsCompiled(self, s)
+}
+
+// holdsCompiled is holds with the compiled closures.
+func (r *fastRule) holdsCompiled(self any, s common.Schema) (holds bool, cost uint64, ok bool) {
 	v, ok := valueOf(self, s)
 	if !ok {
 		return false, 0, false

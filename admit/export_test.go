@@ -139,6 +139,13 @@ func CheckFastRules(a *Admitter, apiVersion, kind string, raw []byte) (FastRuleC
 				continue
 			}
 			holds, bound, ok := f.holds(x, n.adaptor)
+			if f.pairs != nil {
+				// A specialized pair rule tells exactly what its
+				// compiled closures tell.
+				if h, b, k := f.holdsCompiled(x, n.adaptor); h != holds || b != bound || k != ok {
+					out.Mismatches = append(out.Mismatches, fmt.Sprintf("%s rule %q: specialized (%v, %d, %v), compiled closures (%v, %d, %v)", path, n.texts[i], holds, bound, ok, h, b, k))
+				}
+			}
 			if !ok {
 				continue
 			}

@@ -3,6 +3,7 @@ package admit
 import (
 	"hash/maphash"
 	"sync"
+	"sync/atomic"
 )
 
 // memo remembers, for one schema node, what the shortcut found for the JSON
@@ -17,6 +18,9 @@ import (
 // server's budget.
 type memo struct {
 	shards [memoShards]memoShard
+	// off: the node's texts so rarely repeat that looking them up costs more
+	// than it saves (useful); the node is then read without its memo.
+	off atomic.Bool
 }
 
 const (
@@ -26,6 +30,13 @@ const (
 	memoShardBytes = 1 << 20
 	// memoShardSeen bounds the texts a shard has seen once.
 	memoShardSeen = 1 << 15
+	// A shard that has looked up memoSampleLookups texts and found fewer
+	// than one in memoMinHitRate turns its memo off: a miss costs scanning
+	// the text for its extent, hashing it and noting it seen, and a node
+	// whose values rarely repeat (a route's spec, parentRefs or hostnames,
+	// which name its Gateway and listener) pays that on nearly every read.
+	memoSampleLookups = 256
+	memoMinHitRate    = 16
 )
 
 // A text is looked up by its hash, computed once for both the lookup and the
@@ -37,7 +48,9 @@ type memoShard struct {
 	entries map[uint64]memoEntry
 	seen    map[uint64]struct{}
 	bytes   int
-	_       [32]byte // keep shards off each other's cache lines
+	// lookups and hits count the shard's lookups, for useful.
+	lookups, hits atomic.Int32
+	_             [24]byte // keep shards off each other's cache lines
 }
 
 type memoEntry struct {
@@ -53,13 +66,25 @@ func newMemo() *memo { return &memo{} }
 // memoHash is the hash of text the memo looks it up by.
 func memoHash(text []byte) uint64 { return maphash.Bytes(memoSeed, text) }
 
+// useful reports whether the node's values are worth looking up. Whether
+// they are changes only what is computed again, never an answer: a value
+// read without the memo is the value the memo would have given.
+func (m *memo) useful() bool { return !m.off.Load() }
+
 // get returns the entry of text, whose memoHash is h.
 func (m *memo) get(h uint64, text []byte) (memoEntry, bool) {
 	s := &m.shards[h%memoShards]
 	s.mu.RLock()
 	e, ok := s.entries[h]
 	s.mu.RUnlock()
-	if !ok || e.text != string(text) {
+	hit := ok && e.text == string(text)
+	if hit {
+		s.hits.Add(1)
+	}
+	if n := s.lookups.Add(1); n == memoSampleLookups && s.hits.Load()*memoMinHitRate < n {
+		m.off.Store(true)
+	}
+	if !hit {
 		return memoEntry{}, false
 	}
 	return e, true

@@ -1,6 +1,9 @@
 package admit
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // TestMemoTellsTextsOfOneHashApart: the memo looks texts up by their hash,
 // and a text whose hash is another's must not get the other's entry.
@@ -47,6 +50,31 @@ func TestMemoCopiesWhatTheCallerOwns(t *testing.T) {
 		v["a"] = "changed"
 		if got := e.value.(map[string]any)["a"]; (got == "x") != own {
 			t.Errorf("own=%v: the memo's value reads %q after the caller changed its own", own, got)
+		}
+	}
+}
+
+// TestMemoTurnsOffWhenTextsDoNotRepeat: a memo whose texts rarely repeat
+// stops being looked up, and one whose texts repeat stays on.
+func TestMemoTurnsOffWhenTextsDoNotRepeat(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		repeats bool
+		useful  bool
+	}{{"distinct texts", false, false}, {"repeated texts", true, true}} {
+		m := newMemo()
+		for i := range memoShards * memoSampleLookups {
+			text := []byte(fmt.Sprint(i))
+			if tc.repeats {
+				text = []byte(fmt.Sprint(i % 7))
+			}
+			h := memoHash(text)
+			if _, hit := m.get(h, text); !hit {
+				m.put(h, text, memoEntry{value: string(text)}, false)
+			}
+		}
+		if got := m.useful(); got != tc.useful {
+			t.Errorf("%s: useful() = %v, want %v", tc.name, got, tc.useful)
 		}
 	}
 }

@@ -499,7 +499,7 @@ func (n *fastNode) read(w *walk) (any, bool) {
 
 // readMemo is read, with the node's memo.
 func (n *fastNode) readMemo(w *walk) (any, bool) {
-	if n.memo == nil || w.status {
+	if n.memo == nil || w.status || !n.memo.useful() {
 		return n.readValue(w)
 	}
 	start, end, ok := w.r.skip()
