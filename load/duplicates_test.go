@@ -138,3 +138,24 @@ func TestDuplicateKeys(t *testing.T) {
 		})
 	}
 }
+
+// TestManyEqualKeysCostLinearWork: a mapping that repeats one key n times is
+// reported with work linear in n. Looking for the first occurrence with
+// yaml.v3's own check formatted a message for each of the n²/2 equal pairs
+// (8,000 keys took two minutes and 5 GB); the allocations tell the two apart
+// without timing anything.
+func TestManyEqualKeysCostLinearWork(t *testing.T) {
+	allocs := func(n int) float64 {
+		body := []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n" + strings.Repeat("  a: b\n", n))
+		var msg string
+		got := testing.AllocsPerRun(3, func() { msg = duplicateKeyMessage(body, 7, `"a"`, func(l int) int { return l }) })
+		if !strings.Contains(msg, "(first on line 6)") {
+			t.Fatalf("%d keys: message %q does not name line 6", n, msg)
+		}
+		return got
+	}
+	small, large := allocs(500), allocs(4000)
+	if large > 12*small {
+		t.Errorf("8x the keys took %.1fx the allocations (%.0f against %.0f); want linear growth", large/small, large, small)
+	}
+}

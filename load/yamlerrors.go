@@ -44,7 +44,7 @@ func yamlProblemInBody(body []byte, bodyLine int, err error) (int, string) {
 		first, _, _ := strings.Cut(strings.TrimSpace(rest), "\n")
 		if m := duplicateKey.FindStringSubmatch(first); m != nil {
 			line, _ := strconv.Atoi(m[1])
-			return line, duplicateKeyMessage(body, m[2], fileLine)
+			return line, duplicateKeyMessage(body, line, m[2], fileLine)
 		}
 		msg = first
 	}
@@ -91,10 +91,9 @@ func yamlProblemInBody(body []byte, bodyLine int, err error) (int, string) {
 }
 
 var (
-	yamlLine       = regexp.MustCompile(`^line (\d+): `)
-	anyYAMLLine    = regexp.MustCompile(`line (\d+): (.*)`)
-	duplicateKey   = regexp.MustCompile(`^line (\d+): key (".*") already set in map$`)
-	v3DuplicateKey = regexp.MustCompile(`mapping key .* already defined at line (\d+)`)
+	yamlLine     = regexp.MustCompile(`^line (\d+): `)
+	anyYAMLLine  = regexp.MustCompile(`line (\d+): (.*)`)
+	duplicateKey = regexp.MustCompile(`^line (\d+): key (".*") already set in map$`)
 )
 
 // isParserProblem reports whether msg is one of go.yaml.in/yaml/v2's parser
@@ -131,17 +130,52 @@ func v3ContextLine(body []byte, problem string) (int, bool) {
 }
 
 // duplicateKeyMessage says that key (quoted as the parser quotes it) is given
-// twice, and where first when go.yaml.in/yaml/v3 can tell.
-func duplicateKeyMessage(body []byte, key string, fileLine func(int) int) string {
+// twice, on body's line dup, and where first when go.yaml.in/yaml/v3 can tell.
+// The first occurrence is looked up in a node tree, in time linear in the
+// document: yaml.v3's own duplicate check (Unmarshal into a value) compares
+// every pair of keys and formats an error for each equal pair, so a mapping of
+// n equal keys cost n²/2 messages (8,000 keys: two minutes and 5 GB).
+func duplicateKeyMessage(body []byte, dup int, key string, fileLine func(int) int) string {
 	first := ""
-	var v any
-	if err := yaml3.Unmarshal(body, &v); err != nil {
-		if m := v3DuplicateKey.FindStringSubmatch(err.Error()); m != nil {
-			l, _ := strconv.Atoi(m[1])
-			first = " (first on line " + strconv.Itoa(fileLine(l)) + ")"
-		}
+	if l, ok := firstKeyLine(body, dup, key); ok {
+		first = " (first on line " + strconv.Itoa(fileLine(l)) + ")"
 	}
 	return fmt.Sprintf("the key %s is given twice in one mapping%s: keys of a mapping must be unique, and tools disagree on which value wins; remove one", key, first)
+}
+
+// firstKeyLine finds the mapping of body that gives key (quoted as %#v quotes
+// it) on line dup and another time before, and returns the line of its first
+// occurrence.
+func firstKeyLine(body []byte, dup int, key string) (int, bool) {
+	var doc yaml3.Node
+	if yaml3.Unmarshal(body, &doc) != nil { // into a Node: no duplicate check
+		return 0, false
+	}
+	want, err := strconv.Unquote(key)
+	if err != nil {
+		want = key
+	}
+	stack := []*yaml3.Node{&doc}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n.Kind == yaml3.MappingNode {
+			first := 0
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k := n.Content[i]
+				if k.Kind != yaml3.ScalarNode || k.Value != want {
+					continue
+				}
+				if first == 0 {
+					first = k.Line
+				} else if k.Line == dup {
+					return first, true
+				}
+			}
+		}
+		stack = append(stack, n.Content...)
+	}
+	return 0, false
 }
 
 func lineOf(body []byte, i int) int { return 1 + bytes.Count(body[:i], []byte("\n")) }
