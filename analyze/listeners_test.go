@@ -167,6 +167,8 @@ func TestUnsupportedProtocolNotAllowedByListeners(t *testing.T) {
 	}{
 		{"a protocol no implementation defines", "{name: quic, port: 443, protocol: QUIC}", "", string(gwv1.RouteReasonNotAllowedByListeners)},
 		{"an Extended protocol the implementation lacks", "{name: tcp, port: 5432, protocol: TCP}", "HTTPRoute", string(gwv1.RouteReasonNotAllowedByListeners)},
+		// The Gateway CRD refuses two listeners on one port, protocol and
+		// hostname: as written, so the conflict decides, not the refusal.
 		{"a conflicted listener is still NoMatchingParent", "{name: a, port: 80, protocol: HTTP}\n  - {name: b, port: 80, protocol: HTTP}", "", string(gwv1.RouteReasonNoMatchingParent)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -175,7 +177,10 @@ func TestUnsupportedProtocolNotAllowedByListeners(t *testing.T) {
 				opts.Features = analyze.ParseFeatures(tc.opts)
 			}
 			route := "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: r, namespace: default}\nspec:\n  parentRefs: [{name: gw}]\n"
-			res := analyzeDocs(t, opts, classDoc, gatewayDoc(tc.listener), route)
+			res := analyzeDocsAsWritten(t, opts, classDoc, gatewayDoc(tc.listener), route)
+			if len(res.Gateways) != 1 {
+				t.Fatalf("%d Gateways analyzed, want the one written", len(res.Gateways))
+			}
 			c, _ := res.Routes[0].Parents[0].AcceptedCondition()
 			if c.Status != "False" || c.Reason != tc.reason {
 				t.Errorf("Accepted %s/%s (%s), want False/%s", c.Status, c.Reason, c.Message, tc.reason)
