@@ -52,6 +52,10 @@ type decoded struct {
 	// a cluster stored them); experimentalOnly the admitted objects that a
 	// cluster with the standard channel's CRDs refuses.
 	refused, experimentalOnly []refusal
+	// list: the document is a List of items objects; its objects' and
+	// refusals' item is their index among them.
+	list  bool
+	items int
 }
 
 // object is one decoded object, its kind, which files it in the model, and its
@@ -119,20 +123,31 @@ func decodeDocument(src model.Source, bodyLine int, body []byte, defaultNamespac
 			out.err.Source.Line = bodyLine + line - 1
 		}
 	}
+	if out.err != nil {
+		return out
+	}
+	doc := &parsedDocument{body: body}
+	var itemLines []int
+	if out.list {
+		itemLines = listItemLines(body, out.items, doc)
+		for _, o := range out.objects {
+			if o.item >= 0 && o.item < len(itemLines) {
+				o.meta.Source.Line = bodyLine + itemLines[o.item] - 1
+			}
+		}
+	}
 	for i := range out.refused {
-		out.refused[i].placeFields(body, bodyLine)
+		out.refused[i].placeFields(doc, bodyLine, itemLines)
 	}
 	for i := range out.experimentalOnly {
-		out.experimentalOnly[i].placeFields(body, bodyLine)
+		out.experimentalOnly[i].placeFields(doc, bodyLine, itemLines)
 	}
-	if out.err == nil {
-		if listeners != nil {
-			placeListeners(listeners.Listeners, bodyLine, out.objects)
-		} else {
-			setListenerLines(&parsedDocument{body: body}, bodyLine, out.objects)
-		}
-		setIngressLines(body, bodyLine, out.objects)
+	if listeners != nil {
+		placeListeners(listeners.Listeners, bodyLine, out.objects)
+	} else {
+		setListenerLines(doc, bodyLine, out.objects)
 	}
+	setIngressLines(body, bodyLine, out.objects)
 	return out
 }
 
@@ -182,11 +197,16 @@ func decodeObject(src model.Source, js []byte, h header, defaultNamespace string
 			out.err = &Error{Source: src, Err: fmt.Errorf("%s field %s: %s", h.Kind, path, msg), field: path}
 			return
 		}
+		if !out.list { // the document's List, not one of its items
+			out.list, out.items = true, len(items)
+		}
 		for i, item := range items {
 			first, firstRefused, firstWarned := len(out.objects), len(out.refused), len(out.experimentalOnly)
 			decodeJSON(src, item, defaultNamespace, adm, out)
 			if out.err != nil {
+				// The error's line is the item's, or its field's.
 				out.err.field = out.err.field.under(key("items"), index(i))
+				out.err.Err = fmt.Errorf("%s %s: %w", h.Kind, fieldPath{key("items"), index(i)}, out.err.Err)
 				return
 			}
 			for j := first; j < len(out.objects); j++ {

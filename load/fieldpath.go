@@ -173,7 +173,15 @@ func fieldLine(body []byte, path fieldPath) (int, bool) {
 	if yaml3.Unmarshal(body, &doc) != nil || doc.Kind != yaml3.DocumentNode || len(doc.Content) == 0 {
 		return 0, false
 	}
-	n := doc.Content[0]
+	return nodeLine(doc.Content[0], path)
+}
+
+// nodeLine is fieldLine in the document whose top node is n, parsed already;
+// false when n is nil.
+func nodeLine(n *yaml3.Node, path fieldPath) (int, bool) {
+	if n == nil {
+		return 0, false
+	}
 	line := n.Line
 	for _, s := range path {
 		for n.Kind == yaml3.AliasNode && n.Alias != nil {
