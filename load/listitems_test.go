@@ -1,6 +1,8 @@
 package load
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -41,5 +43,67 @@ func TestListItemLines(t *testing.T) {
 				t.Errorf("read line by line: %v, want %v", scanned, tc.scanned)
 			}
 		})
+	}
+}
+
+// TestListItemsPointAtTheirLines: an object of a List, its listeners and the
+// fields the API server refuses are at their own lines, as in documents.
+func TestListItemsPointAtTheirLines(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "dump.yaml")
+	if err := os.WriteFile(p, []byte(`apiVersion: v1
+items:
+- apiVersion: gateway.networking.k8s.io/v1
+  kind: Gateway
+  metadata: {name: a, namespace: infra}
+  spec:
+    gatewayClassName: gwtls
+    listeners:
+    - {name: http, port: 80, protocol: HTTP}
+- apiVersion: gateway.networking.k8s.io/v1
+  kind: Gateway
+  metadata:
+    name: b
+    namespace: infra
+  spec:
+    gatewayClassName: gwtls
+    listeners:
+    - name: http
+      port: 80
+      protocol: HTTP
+    - name: other
+      port: 81
+      protocol: HTTP
+- apiVersion: gateway.networking.k8s.io/v1
+  kind: HTTPRoute
+  metadata:
+    name: r
+    namespace: apps
+  spec:
+    parentRefs:
+    - name: b
+      port: 99999
+kind: List
+metadata:
+  resourceVersion: ""
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := Files(FileOptions{Filenames: []string{p}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Gateways) != 2 {
+		t.Fatalf("%d gateways, want 2", len(m.Gateways))
+	}
+	b := m.Gateways[1]
+	if b.Source.Line != 10 || !slices.Equal(b.ListenerLines, []int{18, 21}) {
+		t.Errorf("Gateway b at line %d, listeners at %v; want 10 and [18 21]", b.Source.Line, b.ListenerLines)
+	}
+	if len(m.Admission.Refused) != 1 {
+		t.Fatalf("refused %v, want the HTTPRoute", m.Admission.Refused)
+	}
+	r := m.Admission.Refused[0]
+	if r.Source.Line != 24 || len(r.Errors) != 1 || r.Errors[0].Source.Line != 32 {
+		t.Errorf("refused HTTPRoute at line %d, errors %+v; want 24 and its port at 32", r.Source.Line, r.Errors)
 	}
 }
