@@ -164,7 +164,7 @@ func (r *refusal) placeFields(doc *parsedDocument, bodyLine int, itemLines []int
 		if r.item >= 0 {
 			p = p.under(key("items"), index(r.item))
 		}
-		if line, ok := nodeLine(doc.object(-1), p); ok {
+		if line, ok := doc.fieldLine(p); ok {
 			r.Errors[i].Source.Line = bodyLine + line - 1
 		}
 	}

@@ -208,3 +208,15 @@ func nodeLine(n *yaml3.Node, path fieldPath) (int, bool) {
 	}
 	return line, true
 }
+
+// fieldLine is the line of the document (1 for its first line) where path is
+// written, as fieldLine says; a path into an item of a List written in block
+// style is looked up in that item alone.
+func (d *parsedDocument) fieldLine(path fieldPath) (int, bool) {
+	if d.items != nil && len(path) >= 2 && !path[0].isIndex && path[0].key == "items" && path[1].isIndex {
+		if n := d.object(path[1].index); n != nil {
+			return nodeLine(n, path[2:])
+		}
+	}
+	return nodeLine(d.object(-1), path)
+}

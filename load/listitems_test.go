@@ -35,12 +35,22 @@ func TestListItemLines(t *testing.T) {
 			if tc.want == nil {
 				n = 2
 			}
-			got := listItemLines([]byte(tc.body), n, &parsedDocument{body: []byte(tc.body)})
+			items := findBlockItems([]byte(tc.body), n)
+			if scanned := items != nil; scanned != tc.scanned {
+				t.Errorf("read line by line: %v, want %v", scanned, tc.scanned)
+			}
+			doc := &parsedDocument{body: []byte(tc.body), items: items}
+			got := listItemLines(n, doc)
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("listItemLines = %v, want %v", got, tc.want)
 			}
-			if scanned := blockItemLines([]byte(tc.body), n) != nil; scanned != tc.scanned {
-				t.Errorf("read line by line: %v, want %v", scanned, tc.scanned)
+			// Each item parsed alone is at the line the whole document's
+			// parse gives it.
+			whole := &parsedDocument{body: []byte(tc.body)}
+			for i := range got {
+				if a, b := doc.object(i), whole.object(i); a == nil || b == nil || a.Line != b.Line {
+					t.Errorf("item %d parsed alone: %v, in the document: %v", i, a, b)
+				}
 			}
 		})
 	}
