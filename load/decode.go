@@ -120,7 +120,12 @@ func decodeDocument(src model.Source, bodyLine int, body []byte, defaultNamespac
 		}
 		decodeJSON(src, js, defaultNamespace, adm, &out)
 	}
-	doc := &parsedDocument{body: body}
+	// The document's nodes are parsed only for the lines they hold: of a
+	// List's items, of the fields an error or a refusal names, of listeners.
+	var doc *parsedDocument
+	if out.list || len(out.refused) > 0 || len(out.experimentalOnly) > 0 || (out.err != nil && out.err.field != nil) {
+		doc = &parsedDocument{body: body}
+	}
 	if out.list {
 		doc.items = findBlockItems(body, out.items)
 	}
@@ -153,6 +158,9 @@ func decodeDocument(src model.Source, bodyLine int, body []byte, defaultNamespac
 	if listeners != nil {
 		placeListeners(listeners.Listeners, bodyLine, out.objects)
 	} else {
+		if doc == nil {
+			doc = &parsedDocument{body: body}
+		}
 		setListenerLines(doc, bodyLine, out.objects)
 	}
 	setIngressLines(doc, body, bodyLine, out.objects)
