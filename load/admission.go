@@ -148,13 +148,12 @@ func (a *admission) refusedNamespace(h header, js []byte, defaultNamespace strin
 	return defaultNamespace
 }
 
-// placeFields sets the line of each field a refusal names in body, the
-// document's text whose first line is the file's bodyLine.
-func (r *refusal) placeFields(body []byte, bodyLine int) {
-	if r.item >= 0 {
-		if line, ok := fieldLine(body, fieldPath{key("items"), index(r.item)}); ok {
-			r.Source.Line = bodyLine + line - 1
-		}
+// placeFields sets the line of each field a refusal names in doc, the
+// document whose first line is the file's bodyLine; itemLines are the lines of
+// its items when it is a List (listItemLines).
+func (r *refusal) placeFields(doc *parsedDocument, bodyLine int, itemLines []int) {
+	if r.item >= 0 && r.item < len(itemLines) {
+		r.Source.Line = bodyLine + itemLines[r.item] - 1
 	}
 	for i := range r.Errors {
 		r.Errors[i].Source = r.Source
@@ -165,7 +164,7 @@ func (r *refusal) placeFields(body []byte, bodyLine int) {
 		if r.item >= 0 {
 			p = p.under(key("items"), index(r.item))
 		}
-		if line, ok := fieldLine(body, p); ok {
+		if line, ok := doc.fieldLine(p); ok {
 			r.Errors[i].Source.Line = bodyLine + line - 1
 		}
 	}

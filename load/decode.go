@@ -52,6 +52,10 @@ type decoded struct {
 	// a cluster stored them); experimentalOnly the admitted objects that a
 	// cluster with the standard channel's CRDs refuses.
 	refused, experimentalOnly []refusal
+	// list: the document is a List of items objects; its objects' and
+	// refusals' item is their index among them.
+	list  bool
+	items int
 }
 
 // object is one decoded object, its kind, which files it in the model, and its
@@ -84,9 +88,11 @@ func (d *decoded) dropRaw() {
 // document's text starts on; an error about a field or a YAML syntax error, and
 // each field an admission refusal names, is moved to the line it is on.
 func decodeDocument(src model.Source, bodyLine int, body []byte, defaultNamespace string, adm *admission) decoded {
-	if len(body) > MaxDocumentBytes {
-		return decoded{err: &Error{Source: src, Err: fmt.Errorf("%w: a document of %s, longer than %s, the most one document may hold: split it into several documents (a List's items can each be one)",
-			ErrInputTooLarge, sizeText(int64(len(body))), sizeText(MaxDocumentBytes))}}
+	// A List may be as large as the input; each of its items is bounded
+	// below, and a document read as a List must decode as one.
+	tooLarge := len(body) > MaxDocumentBytes
+	if tooLarge && !isListHead(body) {
+		return decoded{err: &Error{Source: src, Err: documentTooLarge("a document", int64(len(body)))}}
 	}
 	// Most documents are in fastyaml's subset; YAMLToJSONStrict converts the
 	// others into the same JSON, and refuses duplicate keys. js is kept as
@@ -114,25 +120,50 @@ func decodeDocument(src model.Source, bodyLine int, body []byte, defaultNamespac
 		}
 		decodeJSON(src, js, defaultNamespace, adm, &out)
 	}
+	// The document's nodes are parsed only for the lines they hold: of a
+	// List's items, of the fields an error or a refusal names, of listeners.
+	var doc *parsedDocument
+	if out.list || len(out.refused) > 0 || len(out.experimentalOnly) > 0 || (out.err != nil && out.err.field != nil) {
+		doc = &parsedDocument{body: body}
+	}
+	if out.list {
+		doc.items = findBlockItems(body, out.items)
+	}
 	if out.err != nil && out.err.field != nil {
-		if line, ok := fieldLine(body, out.err.field); ok {
+		if line, ok := doc.fieldLine(out.err.field); ok {
 			out.err.Source.Line = bodyLine + line - 1
 		}
 	}
+	if out.err == nil && tooLarge && !out.list {
+		out.err = &Error{Source: src, Err: documentTooLarge("a document", int64(len(body)))}
+	}
+	if out.err != nil {
+		return out
+	}
+	var itemLines []int
+	if out.list {
+		itemLines = listItemLines(out.items, doc)
+		for _, o := range out.objects {
+			if o.item >= 0 && o.item < len(itemLines) {
+				o.meta.Source.Line = bodyLine + itemLines[o.item] - 1
+			}
+		}
+	}
 	for i := range out.refused {
-		out.refused[i].placeFields(body, bodyLine)
+		out.refused[i].placeFields(doc, bodyLine, itemLines)
 	}
 	for i := range out.experimentalOnly {
-		out.experimentalOnly[i].placeFields(body, bodyLine)
+		out.experimentalOnly[i].placeFields(doc, bodyLine, itemLines)
 	}
-	if out.err == nil {
-		if listeners != nil {
-			placeListeners(listeners.Listeners, bodyLine, out.objects)
-		} else {
-			setListenerLines(&parsedDocument{body: body}, bodyLine, out.objects)
+	if listeners != nil {
+		placeListeners(listeners.Listeners, bodyLine, out.objects)
+	} else {
+		if doc == nil {
+			doc = &parsedDocument{body: body}
 		}
-		setIngressLines(body, bodyLine, out.objects)
+		setListenerLines(doc, bodyLine, out.objects)
 	}
+	setIngressLines(doc, body, bodyLine, out.objects)
 	return out
 }
 
@@ -182,11 +213,20 @@ func decodeObject(src model.Source, js []byte, h header, defaultNamespace string
 			out.err = &Error{Source: src, Err: fmt.Errorf("%s field %s: %s", h.Kind, path, msg), field: path}
 			return
 		}
+		if !out.list { // the document's List, not one of its items
+			out.list, out.items = true, len(items)
+		}
 		for i, item := range items {
 			first, firstRefused, firstWarned := len(out.objects), len(out.refused), len(out.experimentalOnly)
-			decodeJSON(src, item, defaultNamespace, adm, out)
+			if len(item) > MaxDocumentBytes {
+				out.err = &Error{Source: src, Err: documentTooLarge("an object", int64(len(item)))}
+			} else {
+				decodeJSON(src, item, defaultNamespace, adm, out)
+			}
 			if out.err != nil {
+				// The error's line is the item's, or its field's.
 				out.err.field = out.err.field.under(key("items"), index(i))
+				out.err.Err = fmt.Errorf("%s %s: %w", h.Kind, fieldPath{key("items"), index(i)}, out.err.Err)
 				return
 			}
 			for j := first; j < len(out.objects); j++ {

@@ -421,9 +421,13 @@ items:
 	if m.Skipped["v1/List"] != 0 {
 		t.Error("the List itself was counted as skipped")
 	}
-	// Items are reported at the List's document.
-	if src := m.Services[0].Source; src.File != p || src.Line != 6 {
-		t.Errorf("list item Source = %v, want %s:6", src, p)
+	// Each item is reported at its own line, as a document is at its
+	// first key's; an item of a nested List at the nested List's.
+	if src := m.Services[0].Source; src.File != p || src.Line != 9 {
+		t.Errorf("list item Source = %v, want %s:9", src, p)
+	}
+	if src := m.Gateways[0].Source; src.Line != 17 {
+		t.Errorf("nested list item Source = %v, want %s:17", src, p)
 	}
 	if g := m.Gateways[0].Obj; g.Name != "nested" || g.Namespace != "ns1" {
 		t.Errorf("nested item = %s/%s", g.Namespace, g.Name)
@@ -438,7 +442,10 @@ items:
 		t.Fatal(err)
 	}
 	if len(m.Namespaces) != 2 {
-		t.Errorf("JSON List gave %d namespaces, want 2", len(m.Namespaces))
+		t.Fatalf("JSON List gave %d namespaces, want 2", len(m.Namespaces))
+	}
+	if a, b := m.Namespaces[0].Source.Line, m.Namespaces[1].Source.Line; a != 2 || b != 3 {
+		t.Errorf("JSON List items at lines %d and %d, want 2 and 3", a, b)
 	}
 
 	// An empty List is fine.
@@ -449,8 +456,14 @@ items:
 
 	// A bad item is an error at the item's line.
 	le, p := mustFail(t, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n---\napiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  metadata:\n    name: nokind\n")
-	if le.Source != (model.Source{File: p, Line: 9}) || !strings.Contains(le.Error(), "kind") {
+	if le.Source != (model.Source{File: p, Line: 9}) || !strings.Contains(le.Error(), "kind") || !strings.Contains(le.Error(), "List items[0]: ") {
 		t.Errorf("bad list item: %v (source %v)", le, le.Source)
+	}
+	// A bad field of the second item is an error at the field's line,
+	// naming the item.
+	le, p = mustFail(t, "apiVersion: v1\nitems:\n- apiVersion: v1\n  kind: Service\n  metadata:\n    name: a\n- apiVersion: v1\n  kind: Service\n  metadata:\n    name: b\n  spec:\n    ports:\n    - port: many\nkind: List\n")
+	if le.Source != (model.Source{File: p, Line: 13}) || !strings.Contains(le.Error(), "List items[1]: Service \"b\": field spec.ports[0].port") {
+		t.Errorf("bad field of list item 1: %v (source %v), want line 13", le, le.Source)
 	}
 }
 

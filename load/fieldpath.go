@@ -173,7 +173,15 @@ func fieldLine(body []byte, path fieldPath) (int, bool) {
 	if yaml3.Unmarshal(body, &doc) != nil || doc.Kind != yaml3.DocumentNode || len(doc.Content) == 0 {
 		return 0, false
 	}
-	n := doc.Content[0]
+	return nodeLine(doc.Content[0], path)
+}
+
+// nodeLine is fieldLine in the document whose top node is n, parsed already;
+// false when n is nil.
+func nodeLine(n *yaml3.Node, path fieldPath) (int, bool) {
+	if n == nil {
+		return 0, false
+	}
 	line := n.Line
 	for _, s := range path {
 		for n.Kind == yaml3.AliasNode && n.Alias != nil {
@@ -199,4 +207,16 @@ func fieldLine(body []byte, path fieldPath) (int, bool) {
 		}
 	}
 	return line, true
+}
+
+// fieldLine is the line of the document (1 for its first line) where path is
+// written, as fieldLine says; a path into an item of a List written in block
+// style is looked up in that item alone.
+func (d *parsedDocument) fieldLine(path fieldPath) (int, bool) {
+	if d.items != nil && len(path) >= 2 && !path[0].isIndex && path[0].key == "items" && path[1].isIndex {
+		if n := d.object(path[1].index); n != nil {
+			return nodeLine(n, path[2:])
+		}
+	}
+	return nodeLine(d.object(-1), path)
 }

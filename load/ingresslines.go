@@ -14,8 +14,9 @@ import (
 // (Meta.IngressLines): a migration finding about one host or path points at
 // it, not at the Ingress's first line. The document is parsed again only
 // when a line is first asked for (a base of thousands of Ingresses has
-// findings on few), from a copy of its text.
-func setIngressLines(body []byte, bodyLine int, objs []object) {
+// findings on few), from a copy of its text: of an item's alone when parsed
+// (the document's nodes, nil when not needed) found its List's items.
+func setIngressLines(parsed *parsedDocument, body []byte, bodyLine int, objs []object) {
 	var doc *parsedDocument
 	for _, o := range objs {
 		ing, ok := o.obj.(*model.Ingress)
@@ -26,10 +27,19 @@ func setIngressLines(body []byte, bodyLine int, objs []object) {
 		if len(spec.Rules) == 0 && len(spec.TLS) == 0 && spec.DefaultBackend == nil {
 			continue
 		}
+		item := o.item
+		if parsed != nil && parsed.items != nil && item >= 0 && item < len(parsed.items.texts) {
+			its := parsed.items
+			// An item of a List keeps its own text, not the whole dump's.
+			one := &parsedDocument{items: &blockItems{texts: [][]byte{bytes.Clone(its.texts[item])}, textLines: its.textLines[item : item+1]}}
+			ing.IngressLines = sync.OnceValue(func() *model.IngressLines {
+				return ingressLines(one.object(0), bodyLine, ing)
+			})
+			continue
+		}
 		if doc == nil {
 			doc = &parsedDocument{body: bytes.Clone(body)}
 		}
-		item := o.item
 		ing.IngressLines = sync.OnceValue(func() *model.IngressLines {
 			return ingressLines(doc.object(item), bodyLine, ing)
 		})

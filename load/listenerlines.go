@@ -45,23 +45,47 @@ func setListenerLines(doc *parsedDocument, bodyLine int, objs []object) {
 }
 
 // parsedDocument is a document's YAML nodes, parsed once when first asked
-// for: only documents with objects whose parts get their own lines are.
-// It may be asked from several goroutines (IngressLines).
+// for: only documents with objects whose parts get their own lines are. An
+// item of a List written in block style (items) is parsed alone, so that
+// finding one Gateway's listeners in a dump of many megabytes does not parse
+// all of it. It may be asked from several goroutines (IngressLines).
 type parsedDocument struct {
-	body []byte
+	body  []byte
+	items *blockItems
+
 	once sync.Once
 	root *yaml3.Node
+
+	mu     sync.Mutex
+	parsed map[int]*yaml3.Node
 }
 
 // object is the node of the document's object, or of item i of its List
 // (i >= 0); nil when the document does not parse as one.
 func (d *parsedDocument) object(item int) *yaml3.Node {
+	if item >= 0 && d.items != nil && item < len(d.items.texts) {
+		d.mu.Lock()
+		n, ok := d.parsed[item]
+		if !ok {
+			n = d.items.parseItem(item)
+			if d.parsed == nil {
+				d.parsed = map[int]*yaml3.Node{}
+			}
+			d.parsed[item] = n
+		}
+		d.mu.Unlock()
+		if n != nil {
+			return n
+		}
+	}
 	d.once.Do(func() {
 		var doc yaml3.Node
 		if yaml3.Unmarshal(d.body, &doc) == nil && doc.Kind == yaml3.DocumentNode && len(doc.Content) > 0 {
 			d.root = doc.Content[0]
 		}
-		d.body = nil
+		if d.items == nil {
+			d.body = nil
+		}
 	})
 	if d.root == nil || item < 0 {
 		return d.root

@@ -21,9 +21,11 @@ import (
 // endless pipe) far more often than a configuration.
 const DefaultMaxInputBytes = 1 << 30
 
-// MaxDocumentBytes bounds one YAML document: an object the API server stores is
-// at most 1.5 MiB (etcd's request limit), and a List of them written out by
-// kubectl get -o yaml rarely comes near this.
+// MaxDocumentBytes bounds one object: a YAML document, or one item of a List.
+// An object the API server stores is at most 1.5 MiB (etcd's request limit).
+// A List document (kubectl get -o yaml, a support bundle) holds a cluster's
+// objects, easily hundreds of megabytes: it is bounded by the run's input
+// budget only, and each of its items by MaxDocumentBytes.
 const MaxDocumentBytes = 16 << 20
 
 // inputBudget counts the bytes a run reads against its limit. A cluster's kinds
@@ -98,8 +100,8 @@ func readFile(name string, stdin io.Reader, budget *inputBudget) (input, error) 
 const readChunk = 64 << 10
 
 // readInput reads r to its end. It stops as soon as the run's budget is spent
-// or, in a stream, one document (the text between "---" lines) grows past
-// MaxDocumentBytes, so that an endless stream (yes | ..., /dev/zero) is refused
+// or, in a stream, one document (the text between "---" lines) other than a
+// List grows past MaxDocumentBytes, so that an endless stream (yes | ..., /dev/zero) is refused
 // after a bounded read instead of after memory runs out. size is r's size when
 // known (a regular file), else 0; a file of known size is within the budget,
 // and its documents are measured when they are decoded.
@@ -126,10 +128,8 @@ func readInput(name string, r io.Reader, size int64, budget *inputBudget) ([]byt
 			if err := budget.take(name, n); err != nil {
 				return nil, err
 			}
-			if size == 0 && doc.advance(buf) > MaxDocumentBytes {
-				return nil, &Error{Source: model.Source{File: name, Line: doc.line}, Err: fmt.Errorf(
-					"%w: a document longer than %s, the most one document may hold: split it into several documents (a List's items can each be one)",
-					ErrInputTooLarge, sizeText(MaxDocumentBytes))}
+			if size == 0 && doc.advance(buf) > MaxDocumentBytes && !doc.isList(buf) {
+				return nil, &Error{Source: model.Source{File: name, Line: doc.line}, Err: documentTooLarge("a document", 0)}
 			}
 		}
 		if err == io.EOF {
@@ -151,6 +151,17 @@ type documentBounds struct {
 	line    int // its first line
 	scanned int // offset of the first line not yet looked at
 	lines   int // lines before scanned
+	// list: the current document is a List (isListHead), once decided.
+	list, decided bool
+}
+
+// isList reports whether the current document of buf is a List, deciding
+// once per document.
+func (d *documentBounds) isList(buf []byte) bool {
+	if !d.decided {
+		d.list, d.decided = isListHead(buf[d.start:]), true
+	}
+	return d.list
 }
 
 // advance looks at the complete lines of buf it has not seen and returns the
@@ -169,9 +180,21 @@ func (d *documentBounds) advance(buf []byte) int {
 		d.lines++
 		if isSeparator(l) || isDocumentEnd(l) {
 			d.start, d.line = d.scanned, d.lines+1
+			d.list, d.decided = false, false
 		}
 	}
 	return len(buf) - d.start
+}
+
+// documentTooLarge is the error for what (a document other than a List, or an
+// item of one) longer than MaxDocumentBytes; n is its length when known.
+func documentTooLarge(what string, n int64) error {
+	of := ""
+	if n > 0 {
+		of = " of " + sizeText(n) + ","
+	}
+	return fmt.Errorf("%w: %s%s longer than %s, the most one object may hold: split it into several documents (or the items of a List, which may be as large as --max-input-bytes)",
+		ErrInputTooLarge, what, of, sizeText(MaxDocumentBytes))
 }
 
 // sizeText writes a byte count as a person reads it: 16 MiB, 1 GiB, 1500 bytes.

@@ -35,9 +35,25 @@ func statusDump(t *testing.T, in string, extra []string) string {
 	}
 	var docs []string
 	for _, doc := range strings.Split("\n"+string(data), "\n---") {
-		var h struct{ Kind string }
+		var h struct {
+			Kind  string
+			Items []map[string]any
+		}
 		if err := yaml.Unmarshal([]byte(doc), &h); err != nil {
 			t.Fatalf("%s: %v", in, err)
+		}
+		if h.Kind == "List" {
+			// A List dump: its items are the documents.
+			for _, it := range h.Items {
+				if kind, _ := it["kind"].(string); !slices.Contains(statusKinds, kind) {
+					js, err := json.Marshal(it)
+					if err != nil {
+						t.Fatal(err)
+					}
+					docs = append(docs, "\n"+string(js)+"\n")
+				}
+			}
+			continue
 		}
 		if h.Kind != "" && !slices.Contains(statusKinds, h.Kind) {
 			docs = append(docs, doc)
