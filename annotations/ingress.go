@@ -87,6 +87,12 @@ type Effect struct {
 	ForwardedProto bool `json:"forwardedProto,omitempty"`
 	// StatusCode is a redirect's status code.
 	StatusCode int `json:"statusCode,omitempty"`
+	// Overrides are older keys of the same redirect switch: the controller
+	// reads this key when it is set and one of them only when it is not, so
+	// the redirect is one switch, not two (nginx.org/ssl-redirect over
+	// ingress.kubernetes.io/ssl-redirect). Without any of the keys set, the
+	// older key's default decides.
+	Overrides []string `json:"overrides,omitempty"`
 	// TLS and GRPC are the values of a backend protocol that speak TLS to
 	// the backend, and gRPC (HTTP/2).
 	TLS  []string `json:"tls,omitempty"`
@@ -189,6 +195,8 @@ func (e *Effect) compile(k *Key) error {
 		return fmt.Errorf("key %q: a redirect needs a 3xx statusCode, not %d", k.Key, e.StatusCode)
 	case e.Does != EffectRedirectHTTPS && e.StatusCode != 0:
 		return fmt.Errorf("key %q: statusCode applies to %s only", k.Key, EffectRedirectHTTPS)
+	case e.Does != EffectRedirectHTTPS && len(e.Overrides) > 0:
+		return fmt.Errorf("key %q: overrides applies to %s only", k.Key, EffectRedirectHTTPS)
 	case (len(e.TLS) > 0 || len(e.GRPC) > 0) && e.Does != EffectBackendProtocol:
 		return fmt.Errorf("key %q: tls and grpc apply to %s only", k.Key, EffectBackendProtocol)
 	case len(e.Modes) > 0 && e.Does != EffectPathRegexMode, e.Does == EffectPathRegexMode && len(e.Modes) == 0:

@@ -69,6 +69,8 @@ func TestEffectsAreChecked(t *testing.T) {
 		{"a switch without the values that switch it on", "keys: [{key: x.example/a, type: boolean, description: d, section: s, effect: {does: passthrough}}]", "onValues"},
 		{"an on-value the enum does not have", "keys: [{key: x.example/a, type: enum, values: [enabled, disabled], description: d, section: s, effect: {does: passthrough, onValues: [active]}}]", "not one of its values"},
 		{"a redirect without a 3xx code", "keys: [{key: x.example/a, type: boolean, description: d, section: s, effect: {does: redirect-https, onValues: [\"true\"], statusCode: 200}}]", "3xx"},
+		{"a redirect that overrides a key the set does not have", "keys: [{key: x.example/a, type: boolean, description: d, section: s, effect: {does: redirect-https, onValues: [\"true\"], statusCode: 301, overrides: [x.example/old]}}]", "not a key of the set"},
+		{"overrides on an effect other than a redirect", "keys: [{key: x.example/a, type: boolean, description: d, section: s, effect: {does: passthrough, onValues: [\"true\"], overrides: [x.example/b]}}, {key: x.example/b, type: boolean, description: d, section: s, effect: {does: passthrough, onValues: [\"true\"]}}]", "overrides applies to"},
 		{"a key outside the prefix not marked so", "keys: [{key: y.example/a, type: string, description: d, section: s}]", "not under prefix"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -236,6 +236,11 @@ func (s *Set) compile() error {
 			if err := k.Effect.compile(k); err != nil {
 				return err
 			}
+			for _, o := range k.Effect.Overrides {
+				if i := slices.IndexFunc(s.Keys, func(x Key) bool { return x.Key == o }); i < 0 || s.Keys[i].Effect == nil || s.Keys[i].Effect.Does != k.Effect.Does {
+					return fmt.Errorf("key %q: overrides %q, which is not a key of the set with effect %s", k.Key, o, k.Effect.Does)
+				}
+			}
 		}
 		if placeholder.MatchString(k.Key) {
 			var b strings.Builder

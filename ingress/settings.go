@@ -69,8 +69,12 @@ func readSettings(set *annotations.Set, ann map[string]string, problems []annota
 			s.rejectedBy = &problems[i]
 		}
 	}
+	overridden := overriddenKeys(set, ann)
 	for _, k := range set.Effects() {
 		e := k.Effect
+		if overridden[k.Key] {
+			continue
+		}
 		value, present := ann[k.Key]
 		if present && invalid[k.Key] {
 			s.invalidIgnoredKeys = append(s.invalidIgnoredKeys, k.Key)
@@ -163,6 +167,26 @@ func readSettings(set *annotations.Set, ann map[string]string, problems []annota
 		}
 	}
 	return s
+}
+
+// overriddenKeys are the keys of a switch the controller does not read: the
+// older keys a set key overrides when it is set (whatever its value), the
+// overriding key itself when it is not, so that one default applies.
+func overriddenKeys(set *annotations.Set, ann map[string]string) map[string]bool {
+	out := map[string]bool{}
+	for _, k := range set.Effects() {
+		if len(k.Effect.Overrides) == 0 {
+			continue
+		}
+		if _, present := ann[k.Key]; present {
+			for _, o := range k.Effect.Overrides {
+				out[o] = true
+			}
+			continue
+		}
+		out[k.Key] = true
+	}
+	return out
 }
 
 // redirect is the HTTP to HTTPS redirect that applies to a request of a host

@@ -247,6 +247,24 @@ func TestNGINXIngressController(t *testing.T) {
 			},
 		},
 		{
+			"nginx.org/ssl-redirect is read before ingress.kubernetes.io/ssl-redirect, one switch: false turns the default redirect off, and wins over the old key",
+			[]string{nicClass,
+				ing("ssl-off", `{nginx.org/ssl-redirect: "false"}`, `{ingressClassName: nginx, tls: [{hosts: [off.example.com], secretName: off-tls}], rules: [{host: off.example.com, http: {paths: [
+  {path: /, pathType: Exact, backend: {service: {name: web, port: {number: 80}}}}]}}]}`),
+				ing("ssl-on", `{nginx.org/ssl-redirect: "true", ingress.kubernetes.io/ssl-redirect: "false", nginx.org/http-redirect-code: "308"}`, `{ingressClassName: nginx, tls: [{hosts: [on.example.com], secretName: on-tls}], rules: [{host: on.example.com, http: {paths: [
+  {path: /, pathType: Exact, backend: {service: {name: web, port: {number: 80}}}}]}}]}`),
+				ing("ssl-old", `{ingress.kubernetes.io/ssl-redirect: "false"}`, `{ingressClassName: nginx, tls: [{hosts: [old.example.com], secretName: old-tls}], rules: [{host: old.example.com, http: {paths: [
+  {path: /, pathType: Exact, backend: {service: {name: web, port: {number: 80}}}}]}}]}`)},
+			[]string{
+				"NGINX Ingress Controller http://off.example.com:80/ -> ssl-off spec.rules[0].http.paths[0] exact default/web:80",
+				"NGINX Ingress Controller https://off.example.com:443/ refused: NoCertificate",
+				"NGINX Ingress Controller http://old.example.com:80/ -> ssl-old spec.rules[0].http.paths[0] exact default/web:80",
+				"NGINX Ingress Controller https://old.example.com:443/ refused: NoCertificate",
+				"NGINX Ingress Controller http://on.example.com:80/ -> ssl-on spec.rules[0].http.paths[0] exact default/web:80 redirect 308 (nginx.org/ssl-redirect)",
+				"NGINX Ingress Controller https://on.example.com:443/ refused: NoCertificate",
+			},
+		},
+		{
 			"path-regex chooses how every path of the Ingress matches",
 			[]string{nicClass, ing("re", `{nginx.org/path-regex: case_sensitive}`, `{ingressClassName: nginx, rules: [{host: re.example.com, http: {paths: [
   {path: "/v[0-9]+/users", pathType: ImplementationSpecific, backend: {service: {name: users, port: {number: 80}}}}]}}]}`)},
