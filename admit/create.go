@@ -383,6 +383,10 @@ func (v *servedVersion) validateTypeMeta(obj *unstructured.Unstructured) field.E
 	return errs
 }
 
+// RulesNotChecked is the API server's whole-object error when a blocking
+// error kept it from running the CRD's CEL rules.
+const RulesNotChecked = "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"
+
 // blockingError is the strategy's hasBlockingErr: after an OpenAPI type,
 // required, enum, maxLength or maxItems error the API server does not run the
 // CEL rules (their cost estimates rely on those bounds) and says so.
@@ -390,7 +394,7 @@ func blockingError(errs field.ErrorList) *field.Error {
 	for _, err := range errs {
 		switch err.Type {
 		case field.ErrorTypeNotSupported, field.ErrorTypeRequired, field.ErrorTypeTooLong, field.ErrorTypeTooMany, field.ErrorTypeTypeInvalid:
-			return field.Invalid(nil, nil, "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation")
+			return field.Invalid(nil, nil, RulesNotChecked)
 		}
 	}
 	return nil

@@ -93,9 +93,13 @@ func admissionFindings(fl *findingList, a *model.Admission) {
 			outcome += "; a cluster with the standard channel's CRDs admits it: only the experimental channel's refuse it"
 		}
 		for _, e := range refusalErrors(r) {
+			fix := fixField(e)
+			if r.RulesNotChecked {
+				fix += "; the API server runs the CRD's CEL rules only once this is right, so more errors may follow"
+			}
 			fl.add(rules.Problem{Rule: p, Severity: severity,
 				Message: fmt.Sprintf("the API server refuses this %s: %s; %s", r.Object.Kind, fieldError(e), outcome),
-				Fix:     fixField(e)}, r.Object, e.Source, e.Field)
+				Fix:     fix}, r.Object, e.Source, e.Field)
 		}
 	}
 	for i := range a.ExperimentalOnly {

@@ -129,6 +129,10 @@ func newRefusal(src model.Source, h header, r admit.Refusal, namespace, name str
 		APIVersion: h.APIVersion, Source: src, Reason: r.Reason,
 	}, item: -1}
 	for _, e := range r.Errors {
+		if e.Field == "" && strings.HasSuffix(e.Message, admit.RulesNotChecked) && len(r.Errors) > 1 {
+			out.RulesNotChecked = true // a note on the other errors
+			continue
+		}
 		out.Errors = append(out.Errors, model.FieldError{Field: e.Field, Message: e.Message, Source: src})
 		out.paths = append(out.paths, parseAPIFieldPath(e.Field))
 	}

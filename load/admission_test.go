@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubectl-gwtls/kubectl-gwtls/admit"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
 
@@ -140,6 +141,26 @@ func TestAdmissionRefusesWhatTheAPIServerRefuses(t *testing.T) {
 	}
 	if raw := string(m.Gateways[0].Raw); strings.Contains(raw, "allowedRoutes") || strings.Contains(raw, "Terminate") {
 		t.Errorf("Meta.Raw %s: it keeps the object as written", raw)
+	}
+}
+
+// TestRulesNotCheckedIsANote: after a type error the API server runs no CEL
+// rule and adds a whole-object error saying so; next to the type error it is
+// a note (Refusal.RulesNotChecked), not a second problem at the document's
+// first line.
+func TestRulesNotCheckedIsANote(t *testing.T) {
+	in := "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: r, namespace: default}\nspec:\n  parentRefs:\n  - name: gw\n    port: eighty\n"
+	m, p := admitYAML(t, in, Admission{})
+	if m.Admission == nil || len(m.Admission.Refused) != 1 {
+		t.Fatalf("admission %+v, want the route refused", m.Admission)
+	}
+	r := m.Admission.Refused[0]
+	if !strings.Contains(r.Reason, admit.RulesNotChecked) {
+		t.Fatalf("reason %q: the API server's own words no longer say it skipped the rules; the test needs another input", r.Reason)
+	}
+	want := []model.FieldError{{Field: "spec.parentRefs[0].port", Message: `Invalid value: "string": spec.parentRefs[0].port in body must be of type integer: "string"`, Source: model.Source{File: p, Line: 7}}}
+	if !r.RulesNotChecked || !reflect.DeepEqual(r.Errors, want) {
+		t.Errorf("RulesNotChecked %v, errors %+v; want true and only the port's error %+v", r.RulesNotChecked, r.Errors, want)
 	}
 }
 

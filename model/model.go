@@ -299,6 +299,11 @@ type Refusal struct {
 	// StandardAdmits is set when the experimental channel's CRDs refuse the
 	// object and the standard channel's of the same release admit it.
 	StandardAdmits bool
+	// RulesNotChecked: the API server did not run the CRD's CEL rules, since
+	// a type, required, enum or size error came first. Its whole-object error
+	// saying so is not among Errors when another error is: it is a note on
+	// them, not a problem of its own.
+	RulesNotChecked bool
 }
 
 // FieldError is one field the API server names when it refuses an object.
