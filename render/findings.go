@@ -437,6 +437,9 @@ func (r Report) ruleLinks(w io.Writer, st Style) error {
 func (r Report) summaryLine(w io.Writer, st Style) error {
 	s := r.Summary
 	verdict := st.paint(okStyle, "clean")
+	if s.Warnings > 0 { // the run passes, but warnings are not clean
+		verdict = st.paint(okStyle, "no errors")
+	}
 	if s.Errors > 0 {
 		verdict = st.paint(errorStyle, plural(s.Errors, "error"))
 	}
