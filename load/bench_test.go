@@ -1,8 +1,6 @@
 package load_test
 
 import (
-	"os"
-	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
@@ -24,12 +22,8 @@ func BenchmarkLoad(b *testing.B) {
 			if why := generate.SkipReason(size); why != "" {
 				b.Skip(why)
 			}
-			data, err := generate.Bytes(size.Config)
+			path, data, err := generate.WriteFile(dir, size.Name, size.Config)
 			if err != nil {
-				b.Fatal(err)
-			}
-			path := filepath.Join(dir, size.Name+".yaml")
-			if err := os.WriteFile(path, data, 0o644); err != nil {
 				b.Fatal(err)
 			}
 			for _, adm := range []struct {

@@ -99,16 +99,6 @@ func sequenceOf(n *yaml3.Node, length int) bool {
 // mappingKey is the key node of key in mapping n (where the field's line
 // is), nil when n is not a mapping or has no such key.
 func mappingKey(n *yaml3.Node, key string) *yaml3.Node {
-	for n != nil && n.Kind == yaml3.AliasNode {
-		n = n.Alias
-	}
-	if n == nil || n.Kind != yaml3.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i]
-		}
-	}
-	return nil
+	k, _ := mappingEntry(n, key)
+	return k
 }

@@ -128,18 +128,25 @@ func placeListeners(lines []int, bodyLine int, objs []object) {
 // mappingValue is the value of key in mapping n, nil when n is not a mapping
 // or has no such key.
 func mappingValue(n *yaml3.Node, key string) *yaml3.Node {
+	_, v := mappingEntry(n, key)
+	return v
+}
+
+// mappingEntry is the key node and the value of key in mapping n (through
+// aliases), nils when n is not a mapping or has no such key.
+func mappingEntry(n *yaml3.Node, key string) (k, v *yaml3.Node) {
 	for n != nil && n.Kind == yaml3.AliasNode {
 		n = n.Alias
 	}
 	if n == nil || n.Kind != yaml3.MappingNode {
-		return nil
+		return nil, nil
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if n.Content[i].Value == key {
-			return n.Content[i+1]
+			return n.Content[i], n.Content[i+1]
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // sequenceItem is item i of sequence n, nil when there is none.

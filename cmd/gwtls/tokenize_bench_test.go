@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -148,12 +147,8 @@ func BenchmarkAnalyzeVersusTokenize(b *testing.B) {
 			if why := generate.SkipReason(size); why != "" {
 				b.Skip(why)
 			}
-			data, err := generate.Bytes(size.Config)
+			path, data, err := generate.WriteFile(dir, size.Name, size.Config)
 			if err != nil {
-				b.Fatal(err)
-			}
-			path := filepath.Join(dir, size.Name+".yaml")
-			if err := os.WriteFile(path, data, 0o644); err != nil {
 				b.Fatal(err)
 			}
 			inputBytes := float64(len(data))

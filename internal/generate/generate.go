@@ -196,14 +196,21 @@ type Loaded struct {
 	Model *model.Model
 }
 
-// Load writes the configuration c to dir/name.yaml and loads that file.
-func Load(dir, name string, c Config) (Loaded, error) {
+// WriteFile writes the configuration c to dir/name.yaml, and returns the
+// file's path and its text (Bytes's, shared: not to be changed).
+func WriteFile(dir, name string, c Config) (string, []byte, error) {
 	data, err := Bytes(c)
 	if err != nil {
-		return Loaded{}, err
+		return "", nil, err
 	}
 	path := filepath.Join(dir, name+".yaml")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
+	return path, data, os.WriteFile(path, data, 0o644)
+}
+
+// Load writes the configuration c to dir/name.yaml and loads that file.
+func Load(dir, name string, c Config) (Loaded, error) {
+	path, data, err := WriteFile(dir, name, c)
+	if err != nil {
 		return Loaded{}, err
 	}
 	m, err := load.Files(load.FileOptions{Filenames: []string{path}})
