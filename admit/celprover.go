@@ -12,7 +12,6 @@ import (
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	apiservercel "k8s.io/apiserver/pkg/cel"
 	"k8s.io/apiserver/pkg/cel/common"
-	"k8s.io/apiserver/pkg/cel/environment"
 )
 
 // celProver shows, faster than the API server's CEL validator, that an object
@@ -31,15 +30,10 @@ type celProver struct {
 	root *proverNode
 }
 
-// proverNode is a schema node on the way to a rule: its compiled rules, and the
-// children that hold rules below.
+// proverNode is a schema node on the way to a rule: its rules, compiled on
+// first use, and the children that hold rules below.
 type proverNode struct {
-	rules []cel.CompilationResult
-	// texts are the rules' expressions and declType self's CEL type, for
-	// fastRule.
-	texts      []string
-	declType   *apiservercel.DeclType
-	adaptor    common.Schema
+	rules      *nodeRules
 	properties map[string]*proverNode
 	items      *proverNode
 	additional *proverNode
@@ -48,8 +42,9 @@ type proverNode struct {
 // newCELProver compiles the rules of s. It returns nil, so that the validator
 // answers every object, for a schema whose rules it does not evaluate as the
 // validator does: a rule on the root or inside an embedded resource (the
-// validator adds the object's type and metadata to self there), allOf, a rule
-// that does not compile.
+// validator adds the object's type and metadata to self there), allOf with
+// rules. A rule that does not compile is found when its node is first checked
+// (nodeRules), and the prover gives up on the node's values.
 func newCELProver(s *schema.Structural) *celProver {
 	if len(s.XValidations) > 0 || hasEmbeddedResource(s) {
 		return nil
@@ -71,28 +66,7 @@ func proverTree(s *schema.Structural, declType *apiservercel.DeclType) (*proverN
 			}
 		}
 	}
-	n := &proverNode{declType: declType}
-	if len(s.XValidations) > 0 {
-		rules, err := cel.Compile(s, declType, celconfig.PerCallLimit, environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion()), cel.StoredExpressionsEnvLoader())
-		if err != nil {
-			return nil, false
-		}
-		for i, r := range rules {
-			switch {
-			case r.Error != nil:
-				return nil, false // the validator reports it
-			case r.UsesOldSelf && s.XValidations[i].OptionalOldSelf != nil && *s.XValidations[i].OptionalOldSelf:
-				return nil, false // evaluated on create, with oldSelf none
-			case r.UsesOldSelf:
-				continue // a transition rule: the validator skips it on create
-			}
-			n.rules = append(n.rules, r)
-			n.texts = append(n.texts, s.XValidations[i].Rule)
-		}
-		if len(n.rules) > 0 {
-			n.adaptor = newProverAdaptor(s)
-		}
-	}
+	n := &proverNode{rules: newNodeRules(s, declType)}
 	var elemType *apiservercel.DeclType
 	if declType != nil {
 		elemType = declType.ElemType
@@ -137,7 +111,7 @@ func proverTree(s *schema.Structural, declType *apiservercel.DeclType) (*proverN
 		}
 		n.additional = child
 	}
-	if len(n.rules) == 0 && n.items == nil && n.properties == nil && n.additional == nil {
+	if n.rules == nil && n.items == nil && n.properties == nil && n.additional == nil {
 		return nil, true
 	}
 	return n, true
@@ -174,14 +148,21 @@ func (n *proverNode) holds(v any, budget *int64) bool {
 		// The validator skips null values and nodes without rules below.
 		return true
 	}
-	if len(n.rules) > 0 {
-		if *budget <= 0 {
+	if n.rules != nil {
+		c := n.rules.get()
+		if !c.proves {
 			return false
 		}
-		self := &selfActivation{self: common.UnstructuredToVal(v, n.adaptor)}
-		for _, r := range n.rules {
+		if len(c.rules) > 0 && *budget <= 0 {
+			return false
+		}
+		var self *selfActivation
+		for _, r := range c.rules {
 			if r.Program == nil {
 				continue // an empty rule
+			}
+			if self == nil {
+				self = &selfActivation{self: common.UnstructuredToVal(v, c.adaptor)}
 			}
 			result, details, err := r.Program.ContextEval(context.Background(), self)
 			if details == nil || details.ActualCost() == nil {

@@ -124,10 +124,11 @@ func CheckFastRules(a *Admitter, apiVersion, kind string, raw []byte) (FastRuleC
 	}
 	delete(u.Object, "status")
 	var walk func(n *fastNode, x any, path string)
-	walk = func(n *fastNode, x any, path string) {
-		if n == nil || x == nil {
+	walk = func(node *fastNode, x any, path string) {
+		if node == nil || x == nil {
 			return
 		}
+		n := node.compiledRules()
 		for i, r := range n.rules {
 			if r.Program == nil {
 				continue
@@ -161,18 +162,26 @@ func CheckFastRules(a *Admitter, apiVersion, kind string, raw []byte) (FastRuleC
 		switch x := x.(type) {
 		case map[string]any:
 			for k, c := range x {
-				if n.additional != nil {
-					walk(n.additional, c, path+"["+k+"]")
+				if node.additional != nil {
+					walk(node.additional, c, path+"["+k+"]")
 				} else {
-					walk(n.properties[k], c, path+"."+k)
+					walk(node.properties[k], c, path+"."+k)
 				}
 			}
 		case []any:
 			for i, c := range x {
-				walk(n.items, c, fmt.Sprintf("%s[%d]", path, i))
+				walk(node.items, c, fmt.Sprintf("%s[%d]", path, i))
 			}
 		}
 	}
 	walk(v.shortcut.root, u.Object, "")
 	return out, true
+}
+
+// compiledRules are n's rules, compiled; empty when it has none.
+func (n *fastNode) compiledRules() *compiledRules {
+	if n.rules == nil {
+		return &compiledRules{proves: true}
+	}
+	return n.rules.get()
 }

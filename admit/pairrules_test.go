@@ -14,7 +14,7 @@ import (
 // refsRule is one specialized pair rule of a built-in CRD.
 type refsRule struct {
 	where string
-	node  *fastNode
+	node  *compiledRules
 	i     int
 }
 
@@ -28,9 +28,10 @@ func pairRulesOf(t testing.TB, a *Admitter) []refsRule {
 		if n == nil {
 			return
 		}
-		for i, f := range n.fast {
+		c := n.compiledRules()
+		for i, f := range c.fast {
 			if f != nil && f.pairs != nil {
-				out = append(out, refsRule{where, n, i})
+				out = append(out, refsRule{where, c, i})
 			}
 		}
 		for k, c := range n.properties {
@@ -229,7 +230,7 @@ func TestPairRulesAreTheirFastRules(t *testing.T) {
 // comparePairRule evaluates rule i of n on list with its
 // specialization, its compiled closures and its program, and says how they
 // disagree ("" when they do not).
-func comparePairRule(n *fastNode, i int, list []any) string {
+func comparePairRule(n *compiledRules, i int, list []any) string {
 	f := n.fast[i]
 	h, c, ok := f.pairs.holds(list)
 	hc, cc, okc := f.holdsCompiled(list, n.adaptor)

@@ -13,7 +13,6 @@ import (
 
 	"github.com/google/cel-go/common/types"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
-	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
 	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
 	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -94,12 +93,9 @@ type fastNode struct {
 	// file does not make natively; nil when it makes them all.
 	openAPI apiservervalidation.SchemaValidator
 
-	// rules are the CEL rules of the node, as celProver compiles them, and
-	// fast their fastRules (nil for a rule only its program evaluates).
-	rules   []cel.CompilationResult
-	texts   []string
-	fast    []*fastRule
-	adaptor common.Schema
+	// rules are the CEL rules of the node, celProver's, compiled on first
+	// use; nil when it has none.
+	rules *nodeRules
 
 	memo *memo
 
@@ -156,7 +152,7 @@ func newShortcut(v *servedVersion, openAPISchema *spec.Schema) *shortcut {
 		prover = v.prover.root
 	}
 	root := compileNode(s, openAPISchema, prover)
-	if root.kind != kindObject || root.openAPI != nil || len(root.rules) > 0 {
+	if root.kind != kindObject || root.openAPI != nil || root.rules != nil {
 		return nil
 	}
 	sc := &shortcut{v: v, root: root}
@@ -168,7 +164,7 @@ func newShortcut(v *servedVersion, openAPISchema *spec.Schema) *shortcut {
 	sc.rootRequired = root.required
 	// The metadata schema may only be a type: ObjectMeta is the API server's
 	// own business (the shortcut does not run the metadata schema).
-	if md := root.properties["metadata"]; md != nil && !(md.kind == kindObject && md.openAPI == nil && len(md.rules) == 0 &&
+	if md := root.properties["metadata"]; md != nil && !(md.kind == kindObject && md.openAPI == nil && md.rules == nil &&
 		len(md.properties) == 0 && md.additional == nil && len(md.defaults) == 0 && len(md.required) == 0 &&
 		md.minProperties == nil && md.maxProperties == nil) {
 		return nil
@@ -183,7 +179,7 @@ func newShortcut(v *servedVersion, openAPISchema *spec.Schema) *shortcut {
 
 // plainString reports whether n takes any string.
 func (n *fastNode) plainString() bool {
-	return n.kind == kindString && !n.unsupported && n.openAPI == nil && len(n.rules) == 0 && n.minLength == nil &&
+	return n.kind == kindString && !n.unsupported && n.openAPI == nil && n.rules == nil && n.minLength == nil &&
 		n.maxLength == nil && n.pattern == nil && n.enum == nil
 }
 
@@ -228,9 +224,8 @@ func compileNodeChecks(s *schema.Structural, o *spec.Schema, prover *proverNode)
 		n.unsupported = true
 		return n
 	}
-	if prover != nil && len(prover.rules) > 0 {
-		n.rules, n.texts, n.adaptor = prover.rules, prover.texts, prover.adaptor
-		n.fast = compileFastRules(prover.rules, prover.texts, prover.declType, prover.adaptor)
+	if prover != nil {
+		n.rules = prover.rules
 	}
 	native := nativeChecks(n, s, o)
 	switch s.Type {
@@ -558,7 +553,7 @@ func (n *fastNode) readValue(w *walk) (any, bool) {
 	if n.openAPI != nil && len(n.openAPI.Validate(v).Errors) > 0 {
 		return nil, false
 	}
-	if len(n.rules) > 0 && !n.holds(v, w) {
+	if n.rules != nil && !n.holds(v, w) {
 		return nil, false
 	}
 	return v, true
@@ -757,16 +752,23 @@ func uniqueMapKeys(list []any, keys []string) bool {
 // holds evaluates the node's rules on v as celProver does, adding their cost
 // to the object's.
 func (n *fastNode) holds(v any, w *walk) bool {
+	c := n.rules.get()
+	if !c.proves {
+		return false
+	}
+	if len(c.rules) == 0 {
+		return true
+	}
 	if w.cost >= celBudget {
 		return false
 	}
 	var self *selfActivation
-	for i, r := range n.rules {
+	for i, r := range c.rules {
 		if r.Program == nil {
 			continue // an empty rule
 		}
-		if f := n.fast[i]; f != nil {
-			if holds, cost, ok := f.holds(v, n.adaptor); ok {
+		if f := c.fast[i]; f != nil {
+			if holds, cost, ok := f.holds(v, c.adaptor); ok {
 				w.cost += int64(cost)
 				if !holds || w.cost >= celBudget {
 					return false
@@ -775,7 +777,7 @@ func (n *fastNode) holds(v any, w *walk) bool {
 			}
 		}
 		if self == nil {
-			self = &selfActivation{self: common.UnstructuredToVal(v, n.adaptor)}
+			self = &selfActivation{self: common.UnstructuredToVal(v, c.adaptor)}
 		}
 		result, details, err := r.Program.ContextEval(context.Background(), self)
 		if details == nil || details.ActualCost() == nil {
