@@ -2,7 +2,6 @@ package admit
 
 import (
 	"hash/maphash"
-	"sync"
 	"sync/atomic"
 )
 
@@ -10,50 +9,59 @@ import (
 // texts of its values: the defaulted value (shared, never changed) and the CEL
 // cost of its rules. A text is remembered the second time it is seen, so that
 // values met once (names, hostnames) cost no memory; what it keeps is bounded,
-// and forgotten shard by shard when full.
+// and forgotten when full.
+//
+// It is direct-mapped: a text's hash picks one slot, which holds at most one
+// entry and the hash of the last text seen once there. A lookup is one load
+// and no lock, and a text that collides with another only goes unremembered
+// (or replaces it): what is forgotten is computed again, never answered
+// otherwise.
 //
 // It only ever holds values the shortcut showed valid (a value it gave up on is
 // not remembered), so a hit can only prove admission, as the reading it stands
 // for; TestShortcutKeepsTheCostBudget holds the costs it replays to the API
 // server's budget.
 type memo struct {
-	shards [memoShards]memoShard
+	// table is made on the first text remembered, and made anew when the
+	// text it keeps would pass memoBytes.
+	table atomic.Pointer[memoTable]
 	// off: the node's texts so rarely repeat that looking them up costs more
 	// than it saves (useful); the node is then read without its memo.
 	off atomic.Bool
+	// lookups and hits count the first memoSampleLookups lookups, for useful.
+	lookups, hits atomic.Int32
 }
 
 const (
-	memoShards = 16
-	// memoShardBytes bounds the text a shard keeps (its values are a few times
-	// as large): a node keeps at most 16 MiB of text.
-	memoShardBytes = 1 << 20
-	// memoShardSeen bounds the texts a shard has seen once.
-	memoShardSeen = 1 << 15
-	// A shard that has looked up memoSampleLookups texts and found fewer
-	// than one in memoMinHitRate turns its memo off: a miss costs scanning
-	// the text for its extent, hashing it and noting it seen, and a node
-	// whose values rarely repeat (a route's spec, parentRefs or hostnames,
-	// which name its Gateway and listener) pays that on nearly every read.
-	memoSampleLookups = 256
+	// memoSlots is the number of entries a node keeps at most (a power of
+	// two).
+	memoSlots = 1 << 11
+	// memoBytes bounds the text a node keeps (its values are a few times as
+	// large).
+	memoBytes = 16 << 20
+	// After memoSampleLookups lookups, a node that found fewer than one text
+	// in memoMinHitRate turns its memo off: a miss costs scanning the text for
+	// its extent, hashing it and noting it seen, and a node whose values
+	// rarely repeat (a route's spec, parentRefs or hostnames, which name its
+	// Gateway and listener) pays that on nearly every read.
+	memoSampleLookups = 1 << 12
 	memoMinHitRate    = 16
 )
 
-// A text is looked up by its hash, computed once for both the lookup and the
-// remembering (hashing the texts of every node of an object is much of what a
-// miss costs); an entry keeps its text, and a hit is one whose text is equal,
-// so that two texts of the same hash are never taken for each other.
-type memoShard struct {
-	mu      sync.RWMutex
-	entries map[uint64]memoEntry
-	seen    map[uint64]struct{}
-	bytes   int
-	// lookups and hits count the shard's lookups, for useful.
-	lookups, hits atomic.Int32
-	_             [24]byte // keep shards off each other's cache lines
+// memoTable is a memo's slots. A text is looked up by its hash, computed once
+// for both the lookup and the remembering (hashing the texts of every node of
+// an object is much of what a miss costs); an entry keeps its text, and a hit
+// is one whose text is equal, so that two texts of the same hash are never
+// taken for each other.
+type memoTable struct {
+	entries [memoSlots]atomic.Pointer[memoEntry]
+	// seen holds, by slot, the hash of the last text seen once.
+	seen  [memoSlots]atomic.Uint64
+	bytes atomic.Int64
 }
 
 type memoEntry struct {
+	hash  uint64
 	text  string
 	value any
 	cost  int64
@@ -73,48 +81,56 @@ func (m *memo) useful() bool { return !m.off.Load() }
 
 // get returns the entry of text, whose memoHash is h.
 func (m *memo) get(h uint64, text []byte) (memoEntry, bool) {
-	s := &m.shards[h%memoShards]
-	s.mu.RLock()
-	e, ok := s.entries[h]
-	s.mu.RUnlock()
-	hit := ok && e.text == string(text)
-	if hit {
-		s.hits.Add(1)
+	var e *memoEntry
+	if t := m.table.Load(); t != nil {
+		e = t.entries[h%memoSlots].Load()
 	}
-	if n := s.lookups.Add(1); n == memoSampleLookups && s.hits.Load()*memoMinHitRate < n {
-		m.off.Store(true)
+	hit := e != nil && e.hash == h && e.text == string(text)
+	if m.lookups.Load() < memoSampleLookups {
+		if hit {
+			m.hits.Add(1)
+		}
+		if n := m.lookups.Add(1); n == memoSampleLookups && m.hits.Load()*memoMinHitRate < n {
+			m.off.Store(true)
+		}
 	}
 	if !hit {
 		return memoEntry{}, false
 	}
-	return e, true
+	return *e, true
 }
 
-// put remembers e for text, whose memoHash is h; own says e's value may
-// change after (the caller hands it out to be changed), so the memo keeps a
-// copy. An entry of another text with the same hash is replaced.
+// put remembers e for text, whose memoHash is h, if text was seen before;
+// own says e's value may change after (the caller hands it out to be
+// changed), so the memo keeps a copy. An entry of another text in the same
+// slot is replaced.
 func (m *memo) put(h uint64, text []byte, e memoEntry, own bool) {
-	s := &m.shards[h%memoShards]
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, twice := s.seen[h]; !twice {
-		if len(s.seen) >= memoShardSeen || s.seen == nil {
-			s.seen = make(map[uint64]struct{})
+	t := m.table.Load()
+	if t == nil {
+		t = new(memoTable)
+		if !m.table.CompareAndSwap(nil, t) {
+			t = m.table.Load()
 		}
-		s.seen[h] = struct{}{}
-		return
 	}
-	if s.bytes+len(text) > memoShardBytes || s.entries == nil {
-		s.entries = make(map[uint64]memoEntry)
-		s.bytes = 0
+	slot := h % memoSlots
+	if t.seen[slot].Swap(h) != h {
+		return // seen once
+	}
+	if t.bytes.Load()+int64(len(text)) > memoBytes {
+		// Forget everything, and start again from this text.
+		fresh := new(memoTable)
+		fresh.seen[slot].Store(h)
+		if !m.table.CompareAndSwap(t, fresh) {
+			return
+		}
+		t = fresh
 	}
 	if own {
 		e.value = deepCopyJSON(e.value)
 	}
-	if old, ok := s.entries[h]; ok {
-		s.bytes -= len(old.text)
+	e.hash, e.text = h, string(text)
+	if old := t.entries[slot].Swap(&e); old != nil {
+		t.bytes.Add(-int64(len(old.text)))
 	}
-	e.text = string(text)
-	s.entries[h] = e
-	s.bytes += len(text)
+	t.bytes.Add(int64(len(text)))
 }

@@ -29,8 +29,8 @@ func TestMemoTellsTextsOfOneHashApart(t *testing.T) {
 	if e, hit := m.get(h, a); hit {
 		t.Fatalf("get(a) = %+v: b replaced it", e)
 	}
-	if got, want := m.shards[h%memoShards].bytes, len(b); got != want {
-		t.Errorf("the shard counts %d bytes of text, want %d (the replaced entry's uncounted)", got, want)
+	if got, want := m.table.Load().bytes.Load(), int64(len(b)); got != want {
+		t.Errorf("the memo counts %d bytes of text, want %d (the replaced entry's uncounted)", got, want)
 	}
 }
 
@@ -63,7 +63,7 @@ func TestMemoTurnsOffWhenTextsDoNotRepeat(t *testing.T) {
 		useful  bool
 	}{{"distinct texts", false, false}, {"repeated texts", true, true}} {
 		m := newMemo()
-		for i := range memoShards * memoSampleLookups {
+		for i := range 2 * memoSampleLookups {
 			text := []byte(fmt.Sprint(i))
 			if tc.repeats {
 				text = []byte(fmt.Sprint(i % 7))
@@ -75,6 +75,24 @@ func TestMemoTurnsOffWhenTextsDoNotRepeat(t *testing.T) {
 		}
 		if got := m.useful(); got != tc.useful {
 			t.Errorf("%s: useful() = %v, want %v", tc.name, got, tc.useful)
+		}
+	}
+}
+
+// TestMemoForgetsWhenFull: the text a memo keeps stays within memoBytes.
+func TestMemoForgetsWhenFull(t *testing.T) {
+	m := newMemo()
+	big := make([]byte, memoBytes/8)
+	for i := range 64 {
+		text := append([]byte(fmt.Sprint(i)), big...)
+		h := memoHash(text)
+		m.put(h, text, memoEntry{value: i}, false)
+		m.put(h, text, memoEntry{value: i}, false)
+		if e, hit := m.get(h, text); !hit || e.value != i {
+			t.Fatalf("text %d: get = %+v, %v right after it was remembered", i, e, hit)
+		}
+		if got := m.table.Load().bytes.Load(); got > memoBytes {
+			t.Fatalf("text %d: the memo keeps %d bytes of text, more than %d", i, got, memoBytes)
 		}
 	}
 }
