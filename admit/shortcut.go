@@ -58,6 +58,8 @@ type shortcut struct {
 	rootDefaults []fastDefault
 	rootRequired []string
 	metaMemo     metaMemo
+	// apiVersion is the version's group/version, as objects write it.
+	apiVersion string
 }
 
 // fastNode is one schema node, compiled for the shortcut.
@@ -155,7 +157,7 @@ func newShortcut(v *servedVersion, openAPISchema *spec.Schema) *shortcut {
 	if root.kind != kindObject || root.openAPI != nil || root.rules != nil {
 		return nil
 	}
-	sc := &shortcut{v: v, root: root}
+	sc := &shortcut{v: v, root: root, apiVersion: v.gvk.GroupVersion().String()}
 	for _, d := range root.defaults {
 		if d.name != "status" {
 			sc.rootDefaults = append(sc.rootDefaults, d)
@@ -834,7 +836,7 @@ func (sc *shortcut) admit(raw []byte, record, reuse *twinRecord, shared bool) (m
 			if reuse != nil && reuse.metadata && reuse.metaStart == start && reuse.namespaced == sc.v.namespaced {
 				// The same metadata, already found valid.
 				w.r.pos = reuse.metaEnd
-				meta = &fastMeta{reused: true}
+				meta = reusedMeta
 				obj[k] = nil
 				break
 			}
@@ -878,7 +880,7 @@ func (sc *shortcut) admit(raw []byte, record, reuse *twinRecord, shared bool) (m
 		}
 		break
 	}
-	if obj["apiVersion"] != sc.v.gvk.GroupVersion().String() || obj["kind"] != sc.v.gvk.Kind || meta == nil {
+	if obj["apiVersion"] != sc.apiVersion || obj["kind"] != sc.v.gvk.Kind || meta == nil {
 		return nil, false
 	}
 	for _, d := range sc.rootDefaults {
@@ -903,6 +905,10 @@ func (sc *shortcut) admit(raw []byte, record, reuse *twinRecord, shared bool) (m
 	}
 	return obj, true
 }
+
+// reusedMeta is the metadata of a walk of the standard channel that takes
+// the experimental channel's finding that it is valid.
+var reusedMeta = &fastMeta{reused: true}
 
 // deepCopyJSON copies the maps and lists of a JSON value: what the memo and
 // the defaults keep is never handed out, so that the caller owns the object

@@ -25,10 +25,15 @@ import (
 // from the typed ObjectMeta it decodes it into) and that typed ObjectMeta.
 type fastMeta struct {
 	object map[string]any
-	typed  metav1.ObjectMeta
-	// plain: only names, labels and annotations, whose JSON texts are these.
-	plain                       bool
-	labelsText, annotationsText string
+	// typed is the ObjectMeta of metadata that is not plain.
+	typed *metav1.ObjectMeta
+	// plain: only names, labels and annotations, these, whose JSON texts are
+	// labelsText and annotationsText (an ObjectMeta is a few hundred bytes
+	// more for every object).
+	plain                         bool
+	name, namespace, generateName string
+	labels, annotations           map[string]string
+	labelsText, annotationsText   string
 	// reused: the standard channel's walk takes the experimental channel's
 	// finding that the same metadata is valid (it is validated alike).
 	reused bool
@@ -78,11 +83,11 @@ func readPlainMeta(r *jsonReader) (*fastMeta, bool) {
 				}
 				switch k {
 				case "name":
-					m.typed.Name = s
+					m.name = s
 				case "namespace":
-					m.typed.Namespace = s
+					m.namespace = s
 				default:
-					m.typed.GenerateName = s
+					m.generateName = s
 				}
 				if s != "" {
 					m.object[k] = s
@@ -95,9 +100,9 @@ func readPlainMeta(r *jsonReader) (*fastMeta, bool) {
 					return nil, false
 				}
 				if k == "labels" {
-					m.typed.Labels, m.labelsText = typed, string(r.b[start:r.pos])
+					m.labels, m.labelsText = typed, string(r.b[start:r.pos])
 				} else {
-					m.typed.Annotations, m.annotationsText = typed, string(r.b[start:r.pos])
+					m.annotations, m.annotationsText = typed, string(r.b[start:r.pos])
 				}
 				if len(typed) > 0 {
 					m.object[k] = object
@@ -169,7 +174,7 @@ func decodeMeta(text []byte) (*fastMeta, bool) {
 	if !ok {
 		return nil, false
 	}
-	return &fastMeta{object: object, typed: *typed}, true
+	return &fastMeta{object: object, typed: typed}, true
 }
 
 // valid runs the API server's ObjectMeta checks of a create (see validate) on
@@ -178,7 +183,7 @@ func (m *fastMeta) valid(namespaced bool, memo *metaMemo) bool {
 	if m.plain {
 		return m.plainValid(namespaced, memo)
 	}
-	meta := m.typed
+	meta := *m.typed
 	meta.CreationTimestamp = metav1.Now()
 	meta.UID = "00000000-0000-0000-0000-000000000000"
 	meta.DeletionTimestamp = nil
@@ -206,7 +211,7 @@ func (m *fastMeta) valid(namespaced bool, memo *metaMemo) bool {
 // with the results for namespaces, labels and annotations memoized (they
 // repeat from object to object; the checks are pure functions of them).
 func (m *fastMeta) plainValid(namespaced bool, memo *metaMemo) bool {
-	name, generateName, namespace := m.typed.Name, m.typed.GenerateName, m.typed.Namespace
+	name, generateName, namespace := m.name, m.generateName, m.namespace
 	if generateName != "" {
 		if len(metavalidation.NameIsDNSSubdomain(generateName, true)) > 0 || len(pathSegmentName(generateName, true)) > 0 {
 			return false
@@ -228,12 +233,12 @@ func (m *fastMeta) plainValid(namespaced bool, memo *metaMemo) bool {
 	}
 	path := field.NewPath("metadata")
 	if m.labelsText != "" && !memo.check(&memo.labels, m.labelsText, func() bool {
-		return len(metav1validation.ValidateLabels(m.typed.Labels, path.Child("labels"))) == 0
+		return len(metav1validation.ValidateLabels(m.labels, path.Child("labels"))) == 0
 	}) {
 		return false
 	}
 	return m.annotationsText == "" || memo.check(&memo.annotations, m.annotationsText, func() bool {
-		return len(metavalidation.ValidateAnnotations(m.typed.Annotations, path.Child("annotations"))) == 0
+		return len(metavalidation.ValidateAnnotations(m.annotations, path.Child("annotations"))) == 0
 	})
 }
 
