@@ -26,9 +26,10 @@
 // at a time), TestFastRulesAgreeWithPrograms and FuzzFastRules (CEL closures
 // against the rules' programs, and their cost bound), TestCELProverAgreesWithValidator
 // and FuzzCELProver, TestShortcutKeepsTheCostBudget (memoized values keep
-// the per-object CEL budget), and FuzzDNSMatchers (the DNS name checks against
-// the regexps they stand for); e2e's TestClusterAdmission holds both paths to
-// a real kube-apiserver.
+// the per-object CEL budget), TestLazyRulesAreTheEagerOnes (the rules
+// compiled on first use are those the validator compiles), and
+// FuzzDNSMatchers (the DNS name checks against the regexps they stand for);
+// e2e's TestClusterAdmission holds both paths to a real kube-apiserver.
 package admit
 
 import (
