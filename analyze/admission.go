@@ -65,6 +65,21 @@ func fieldError(e model.FieldError) string {
 	return e.Field + ": " + e.Message
 }
 
+// referrerSource is where field of object is written when it names an
+// object the API server refuses (model.Admission.Referrers): what is said of
+// the reference points at it, a route's parentRefs entry rather than the
+// route's first line. Else def, the object's Source.
+func (e *engine) referrerSource(object model.Ref, field string, def model.Source) model.Source {
+	a := e.res.Model.Admission
+	if a == nil || a.Referrers == nil {
+		return def
+	}
+	if src, ok := a.Referrers[model.FieldRef{Object: object, Field: field}]; ok {
+		return src
+	}
+	return def
+}
+
 // refusalFix is the fix of what refers to a refused object.
 func refusalFix(kind string) string {
 	return fmt.Sprintf("correct the %s so that the API server admits it (see its schema/Invalid finding)", kind)

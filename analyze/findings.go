@@ -203,7 +203,8 @@ func (e *engine) parentFindings(fl *findingList) {
 			if why, refused := e.ix.refusal("GatewayClass", model.NamespacedName{Name: string(gw.Obj.Spec.GatewayClassName)}); refused {
 				msg, fix = why, refusalFix("GatewayClass")
 			}
-			fl.add(rules.GatewayClassNotFound.Problem(msg+"; analyzed as a conformant controller supporting every feature", fix), ref, gw.Source, "")
+			fl.add(rules.GatewayClassNotFound.Problem(msg+"; analyzed as a conformant controller supporting every feature", fix), ref,
+				e.referrerSource(ref, "spec.gatewayClassName", gw.Source), "")
 		}
 		fl.fromConditions(g.Conditions, ref, gw.Source, func(c Condition) string {
 			if c.Type == string(gwv1.GatewayConditionResolvedRefs) {
@@ -218,7 +219,11 @@ func (e *engine) parentFindings(fl *findingList) {
 	for _, ls := range e.res.ListenerSets {
 		o := ls.ListenerSet
 		ref := refOf("ListenerSet", o.Obj.ObjectMeta)
-		fl.fromConditions(ls.Conditions, ref, o.Source, noField)
+		src := o.Source
+		if ls.Parent == nil {
+			src = e.referrerSource(ref, "spec.parentRef", src)
+		}
+		fl.fromConditions(ls.Conditions, ref, src, noField)
 		if ls.Allowed {
 			for _, l := range ls.Listeners {
 				listenerFindings(fl, l, ref, o.Source)
@@ -227,9 +232,9 @@ func (e *engine) parentFindings(fl *findingList) {
 	}
 }
 
-// routeFindings are a route's findings from its own decision; the route step
+// ownRouteFindings are a route's findings from its own decision; the route step
 // collects them while the route is at hand (lintFindings come later).
-func routeFindings(fl *findingList, rr *RouteResult) {
+func (e *engine) ownRouteFindings(fl *findingList, rr *RouteResult) {
 	r := rr.Route
 	ref := refOf(r.Kind, r.ObjectMeta)
 	if len(r.ParentRefs) == 0 {
@@ -241,7 +246,8 @@ func routeFindings(fl *findingList, rr *RouteResult) {
 	}
 	for _, p := range rr.Parents {
 		if p.rejected != nil {
-			fl.add(*p.rejected, ref, r.Source, fmt.Sprintf("spec.parentRefs[%d]", p.Index))
+			field := fmt.Sprintf("spec.parentRefs[%d]", p.Index)
+			fl.add(*p.rejected, ref, e.referrerSource(ref, field, r.Source), field)
 		}
 	}
 	// One finding per reference that does not resolve, at its field; the

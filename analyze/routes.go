@@ -60,7 +60,7 @@ func (e *engine) routes() {
 				e.skip(rr, i, &budget)
 			}
 			results[i] = rr
-			routeFindings(&e.routeFindings[k], rr) // while the route is in cache
+			e.ownRouteFindings(&e.routeFindings[k], rr) // while the route is in cache
 			// A route counts once per listener: first where it attached, then where
 			// it would attach if the listener were accepted
 			// (ListenerStatus.AttachedRoutes).

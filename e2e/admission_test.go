@@ -155,7 +155,7 @@ func admitAnalyzeJSON(t *testing.T, args ...string) (reportJSON, result) {
 // refuses is a schema/Invalid error with its own field path and message at the
 // line the field is written on; the refused object is left out of the
 // analysis (and of render status), and what refers to it says why, with the
-// refusal's file:line; an HTTPS listener without tls is admitted and judged by
+// refusal's file:line, at the line of the referring field; an HTTPS listener without tls is admitted and judged by
 // the engine.
 func TestAdmissionAtTheFieldsLine(t *testing.T) {
 	in := writeInput(t, admissionInput)
@@ -185,8 +185,9 @@ func TestAdmissionAtTheFieldsLine(t *testing.T) {
 		{"listener/ResolvedRefs/InvalidCertificateRef", "Gateway/no-tls", "listener https", 26, "a terminating listener needs tls.certificateRefs"},
 		{"schema/Invalid", "Gateway/star", "spec.listeners[0].hostname", 49, `spec.listeners[0].hostname: Invalid value: "*"`},
 		{"schema/Invalid", "HTTPRoute/no-port", "spec.rules[0].backendRefs[0]", 61, "spec.rules[0].backendRefs[0]: Invalid value: Must have port for Service reference"},
-		{"route/Accepted/NoMatchingParent", "HTTPRoute/orphan", "spec.parentRefs[0]", 63, refusal},
-		{"listenerset/Accepted/ParentNotAccepted", "ListenerSet/team", "", 76, refusal},
+		// What refers to the refused Gateway, at the referring field's line.
+		{"route/Accepted/NoMatchingParent", "HTTPRoute/orphan", "spec.parentRefs[0]", 70, refusal},
+		{"listenerset/Accepted/ParentNotAccepted", "ListenerSet/team", "", 82, refusal},
 	} {
 		found := false
 		for _, g := range got {

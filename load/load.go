@@ -137,5 +137,6 @@ func decodeInputs(inputs []input, defaultNamespace string, adm *admission, keepR
 		}
 		adm.record(r)
 	}
+	placeReferrers(docs, results, adm.report)
 	return m, nil
 }

@@ -280,6 +280,19 @@ type Admission struct {
 	// ExperimentalOnly are admitted objects that a cluster with the standard
 	// channel's CRDs of the same release refuses.
 	ExperimentalOnly []Refusal
+	// Referrers are where the objects in the model refer to one the API
+	// server refuses, by the referring field (a route's spec.parentRefs[0], a
+	// ListenerSet's spec.parentRef, a Gateway's spec.gatewayClassName), so
+	// that what is said of the reference points at it; nil when none does or
+	// the loader cannot tell.
+	Referrers map[FieldRef]Source
+}
+
+// FieldRef is one field of an object: Field as the findings name it
+// (spec.parentRefs[0]).
+type FieldRef struct {
+	Object Ref
+	Field  string
 }
 
 // Refusal is the API server's answer to an object it does not admit.

@@ -54,14 +54,17 @@ type Admission struct {
 	Refused int `json:"refused"`
 }
 
-func newAdmission(a *model.Admission) *Admission {
+// NewAdmission is what the output says of the model's admission; nil when the
+// loader did not judge it.
+func NewAdmission(a *model.Admission) *Admission {
 	if a == nil {
 		return nil
 	}
 	return &Admission{Enabled: !a.Off, CRDs: a.CRDs, Note: a.Note, Refused: len(a.Refused)}
 }
 
-// String says it in one line, for the table's summary and the Markdown report.
+// String says it in one line, for the table's summary and the Markdown report,
+// and every other view's header (WriteAdmission, WriteAdmissionComment).
 func (a *Admission) String() string {
 	if !a.Enabled {
 		return "off; the defaults of " + a.CRDs + " applied"
@@ -71,6 +74,28 @@ func (a *Admission) String() string {
 		s += " (" + a.Note + ")"
 	}
 	return s + "; " + plural(a.Refused, "object") + " refused"
+}
+
+// WriteAdmission writes the "admission: ..." line of a text view (the table's
+// summary, explain's tree, simulate's table, a note on stderr); nothing when a
+// is nil.
+func WriteAdmission(w io.Writer, a *Admission, st Style) error {
+	if a == nil {
+		return nil
+	}
+	_, err := fmt.Fprintf(w, "%s %s\n", st.paint(boldStyle, "admission:"), TerminalText(a.String()))
+	return err
+}
+
+// WriteAdmissionComment writes the line as a YAML comment, to open a YAML
+// stream that is not one object, or is meant for kubectl apply, where a field
+// would change the contract: "# admission: ...".
+func WriteAdmissionComment(w io.Writer, a *Admission) error {
+	if a == nil {
+		return nil
+	}
+	_, err := fmt.Fprintf(w, "# admission: %s\n", TerminalText(a.String()))
+	return err
 }
 
 // Summary counts what was analyzed and found. Errors, Warnings and Info count
@@ -123,7 +148,7 @@ type RouteOnSNI struct {
 // NewReport builds the report of a Result.
 func NewReport(res *analyze.Result) Report {
 	r := Report{APIVersion: ReportAPIVersion, Kind: "Report", Findings: res.Findings, Suppressed: res.Suppressed, Unreadable: res.Model.Unreadable,
-		baseline: res.Baseline, Admission: newAdmission(res.Model.Admission)}
+		baseline: res.Baseline, Admission: NewAdmission(res.Model.Admission)}
 	if r.Findings == nil {
 		r.Findings = []analyze.Finding{}
 	}
@@ -450,8 +475,8 @@ func (r Report) summaryLine(w io.Writer, st Style) error {
 	_, err := fmt.Fprintf(w, "%s: %s, %s, %s; %s, %s, %d info%s\n",
 		st.paint(boldStyle, "analyzed"), plural(s.Objects, "object"), plural(len(r.Listeners), "listener"), plural(routes, "route attachment"),
 		plural(s.Errors, "error"), plural(s.Warnings, "warning"), s.Info, r.notReported())
-	if err == nil && r.Admission != nil {
-		_, err = fmt.Fprintf(w, "%s %s\n", st.paint(boldStyle, "admission:"), r.Admission)
+	if err == nil {
+		err = WriteAdmission(w, r.Admission, st)
 	}
 	if err == nil && s.Errors == 0 {
 		_, err = fmt.Fprintf(w, "%s\n", verdict)

@@ -14,6 +14,10 @@ import (
 // from a file, the rule ID as title, and the object, message and fix as text.
 // It writes nothing else, so stdout can be left to the runner.
 //
+// A ::notice titled "admission" opens the output: which CRDs the objects were
+// held to and how many were refused (Admission.String). Without file it shows
+// in the run's summary, above the findings' annotations, and it fails nothing.
+//
 // With ShowSuppressed, each suppressed finding follows as a ::notice titled
 // "RULE (suppressed)" with its reason: a notice does not fail a check.
 func (r Report) GitHubAnnotations(w io.Writer) error {
@@ -29,6 +33,9 @@ func (r Report) GitHubAnnotations(w io.Writer) error {
 		props = append(props, "title="+escapeGitHubProperty(title))
 		msg := f.Object.String() + ": " + f.Message + tail
 		fmt.Fprintf(&b, "::%s %s::%s\n", command, strings.Join(props, ","), escapeGitHubData(msg))
+	}
+	if r.Admission != nil {
+		fmt.Fprintf(&b, "::notice title=admission::%s\n", escapeGitHubData(r.Admission.String()))
 	}
 	for _, f := range r.Findings {
 		fix := ""

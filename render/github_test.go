@@ -74,3 +74,17 @@ func TestGitHubAnnotationsEmpty(t *testing.T) {
 		t.Errorf("clean report wrote %q", buf.String())
 	}
 }
+
+// The CRDs the objects were held to open the output as a notice without a
+// file, which GitHub shows in the run's summary and which fails nothing.
+func TestGitHubAnnotationsAdmission(t *testing.T) {
+	var buf bytes.Buffer
+	r := Report{Findings: []analyze.Finding{}, Admission: &Admission{Enabled: true, CRDs: "Gateway API v1.7.0 standard channel, from crds/100%", Refused: 2}}
+	if err := r.GitHubAnnotations(&buf); err != nil {
+		t.Fatal(err)
+	}
+	want := "::notice title=admission::Gateway API v1.7.0 standard channel, from crds/100%25; 2 objects refused\n"
+	if buf.String() != want {
+		t.Errorf("got %q\nwant %q", buf.String(), want)
+	}
+}

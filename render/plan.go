@@ -57,9 +57,10 @@ func PlanTable(w io.Writer, p analyze.Plan, st Style) error {
 	return bw.Flush()
 }
 
-// PlanJSON writes the plan: {"dns":[...],"certificates":[...]}.
-func PlanJSON(w io.Writer, p analyze.Plan) error {
-	b, err := json.MarshalIndent(p, "", "  ")
+// PlanJSON writes the plan: {"dns":[...],"certificates":[...],"admission":{...}},
+// admission saying which CRDs the objects were held to (omitted when nil).
+func PlanJSON(w io.Writer, p analyze.Plan, adm *Admission) error {
+	b, err := json.MarshalIndent(withAdmission(p, adm), "", "  ")
 	if err != nil {
 		return err
 	}
@@ -67,14 +68,24 @@ func PlanJSON(w io.Writer, p analyze.Plan) error {
 	return err
 }
 
-// PlanYAML writes the plan as YAML.
-func PlanYAML(w io.Writer, p analyze.Plan) error {
-	b, err := yaml.Marshal(p)
+// PlanYAML writes the plan as YAML, as PlanJSON.
+func PlanYAML(w io.Writer, p analyze.Plan, adm *Admission) error {
+	b, err := yaml.Marshal(withAdmission(p, adm))
 	if err != nil {
 		return err
 	}
 	_, err = w.Write(b)
 	return err
+}
+
+// planWithAdmission is a plan and the CRDs its objects were held to.
+type planWithAdmission struct {
+	analyze.Plan
+	Admission *Admission `json:"admission,omitempty"`
+}
+
+func withAdmission(p analyze.Plan, adm *Admission) planWithAdmission {
+	return planWithAdmission{p, adm}
 }
 
 // DNSEndpoints writes one external-dns DNSEndpoint (externaldns.k8s.io/v1alpha1)

@@ -112,13 +112,21 @@ func (o *ExplainOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	adm := render.NewAdmission(res.Model.Admission)
 	if o.Output == "json" {
-		b, err := json.MarshalIndent(x, "", "  ")
+		b, err := json.MarshalIndent(struct {
+			*explain.Explanation
+			Admission *render.Admission `json:"admission,omitempty"`
+		}{x, adm}, "", "  ")
 		if err != nil {
 			return err
 		}
 		_, err = fmt.Fprintf(o.Out, "%s\n", b)
 		return err
 	}
-	return render.ExplanationTree(o.Out, x, render.Style{Color: useColor(o.Color, o.Out)})
+	st := render.Style{Color: useColor(o.Color, o.Out)}
+	if err := render.ExplanationTree(o.Out, x, st); err != nil {
+		return err
+	}
+	return render.WriteAdmission(o.Out, adm, st)
 }

@@ -114,21 +114,34 @@ func (o *RenderPlanOptions) Run(ctx context.Context) error {
 		return err
 	}
 	plan := res.Plan()
+	// The CRDs the objects were held to: a field of the plan; a comment
+	// opening the objects meant for kubectl apply; a line under the table.
+	adm := render.NewAdmission(res.Model.Admission)
 	switch o.Output {
 	case "json":
-		return render.PlanJSON(o.Out, plan)
+		return render.PlanJSON(o.Out, plan, adm)
 	case "yaml":
-		return render.PlanYAML(o.Out, plan)
+		return render.PlanYAML(o.Out, plan, adm)
 	case "dnsendpoint":
+		if err := render.WriteAdmissionComment(o.Out, adm); err != nil {
+			return err
+		}
 		unknown, err := render.DNSEndpoints(o.Out, plan, o.TTL)
 		if len(unknown) > 0 {
 			fmt.Fprintf(o.ErrOut, "warning: no DNSEndpoint for %s: the Gateway has no address in status.addresses or spec.addresses\n", strings.Join(unknown, ", "))
 		}
 		return err
 	case "certificate":
+		if err := render.WriteAdmissionComment(o.Out, adm); err != nil {
+			return err
+		}
 		return render.Certificates(o.Out, plan, o.issuerKind, o.issuerName)
 	}
-	return render.PlanTable(o.Out, plan, render.Style{Color: useColor(o.Color, o.Out)})
+	st := render.Style{Color: useColor(o.Color, o.Out)}
+	if err := render.PlanTable(o.Out, plan, st); err != nil {
+		return err
+	}
+	return render.WriteAdmission(o.Out, adm, st)
 }
 
 // RenderStatusOptions are the options of `render status`.
@@ -197,15 +210,26 @@ func (o *RenderStatusOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	// The CRDs the objects were held to, where kubectl apply does not read
+	// them: a comment opening the YAML, a line on stderr beside JSON (which has
+	// no comments, and whose v1 List has no field for it) and the diff.
+	adm := render.NewAdmission(res.Model.Admission)
 	if o.Diff {
 		compared, differ, err := render.StatusDiff(o.Out, drift.New(res).Pairs())
 		if err == nil {
 			render.StatusDiffSummary(o.ErrOut, compared, differ)
+			err = render.WriteAdmission(o.ErrOut, adm, render.Style{})
 		}
 		return err
 	}
 	if o.Output == "json" {
-		return render.WriteStatusJSON(o.Out, res)
+		if err := render.WriteStatusJSON(o.Out, res); err != nil {
+			return err
+		}
+		return render.WriteAdmission(o.ErrOut, adm, render.Style{})
+	}
+	if err := render.WriteAdmissionComment(o.Out, adm); err != nil {
+		return err
 	}
 	return render.WriteStatusYAML(o.Out, res)
 }

@@ -148,6 +148,16 @@ func (o *SimulateOptions) Run(ctx context.Context) error {
 		outs = []simulate.Outcome{out}
 		single = out
 	}
+	// The CRDs the objects were held to: a field of a single outcome; before
+	// the list of --all, a YAML comment, and for JSON, which has none, a line
+	// on stderr (docs/output.md).
+	adm := render.NewAdmission(res.Model.Admission)
+	if out, ok := single.(simulate.Outcome); ok {
+		single = struct {
+			simulate.Outcome
+			Admission *render.Admission `json:"admission,omitempty"`
+		}{out, adm}
+	}
 	switch o.Output {
 	case "json":
 		b, err := json.MarshalIndent(single, "", "  ")
@@ -155,14 +165,28 @@ func (o *SimulateOptions) Run(ctx context.Context) error {
 			return err
 		}
 		fmt.Fprintf(o.Out, "%s\n", b)
+		if o.All {
+			if err := render.WriteAdmission(o.ErrOut, adm, render.Style{}); err != nil {
+				return err
+			}
+		}
 	case "yaml":
 		b, err := yaml.Marshal(single)
 		if err != nil {
 			return err
 		}
+		if o.All {
+			if err := render.WriteAdmissionComment(o.Out, adm); err != nil {
+				return err
+			}
+		}
 		o.Out.Write(b)
 	default:
-		if err := render.SimulationTable(o.Out, outs, render.Style{Color: useColor(o.Color, o.Out)}); err != nil {
+		st := render.Style{Color: useColor(o.Color, o.Out)}
+		if err := render.SimulationTable(o.Out, outs, st); err != nil {
+			return err
+		}
+		if err := render.WriteAdmission(o.Out, adm, st); err != nil {
 			return err
 		}
 	}
