@@ -90,11 +90,20 @@ type sourceDocument struct {
 // set (see FileOptions.WithoutRaw). Documents are decoded on every core; the
 // model keeps input order, so the result does not depend on scheduling.
 func decodeInputs(inputs []input, defaultNamespace string, adm *admission, keepRaw bool) (*model.Model, error) {
-	var docs []sourceDocument
-	for _, in := range inputs {
-		for _, d := range splitDocuments(in.data) {
+	// At 100k routes there are about as many documents: the list of them is
+	// sized once rather than grown.
+	split := make([][]document, len(inputs))
+	n := 0
+	for i, in := range inputs {
+		split[i] = splitDocuments(in.data)
+		n += len(split[i])
+	}
+	docs := make([]sourceDocument, 0, n)
+	for i, in := range inputs {
+		for _, d := range split[i] {
 			docs = append(docs, sourceDocument{model.Source{File: in.name, Line: d.line}, d.bodyLine, d.body})
 		}
+		split[i] = nil
 	}
 	results := make([]decoded, len(docs))
 	workers := runtime.GOMAXPROCS(0)
@@ -104,8 +113,14 @@ func decodeInputs(inputs []input, defaultNamespace string, adm *admission, keepR
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// Without the objects' text, each worker converts every
+			// document into one buffer: dropRaw copies out what is kept.
+			var scratch *[]byte
+			if !keepRaw {
+				scratch = new([]byte)
+			}
 			for i := range next {
-				r := decodeDocument(docs[i].src, docs[i].bodyLine, docs[i].body, defaultNamespace, adm)
+				r := decodeDocument(docs[i].src, docs[i].bodyLine, docs[i].body, defaultNamespace, adm, scratch)
 				if !keepRaw {
 					r.dropRaw()
 				}
