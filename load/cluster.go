@@ -52,6 +52,10 @@ type ClusterOptions struct {
 	// Admission says how the Gateway API objects are admitted; the zero value
 	// holds them to the CRDs the cluster serves (see clusterAdmission).
 	Admission Admission
+	// WithoutRaw leaves Meta.Raw nil for every object but Gateways, as
+	// FileOptions.WithoutRaw does: for a command that does not print objects
+	// as written.
+	WithoutRaw bool
 }
 
 // ErrNoGatewayAPI is returned when the cluster serves no Gateway API resources.
@@ -128,7 +132,7 @@ func Cluster(ctx context.Context, opts ClusterOptions) (*model.Model, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			objs, err := listKind(ctx, rc, k, version, ns, opts.PageSize, adm, decoders)
+			objs, err := listKind(ctx, rc, k, version, ns, opts.PageSize, adm, !opts.WithoutRaw, decoders)
 			switch {
 			case apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err):
 				results[i].unreadable = &model.Unreadable{Kind: k.name, Namespace: ns, Reason: "forbidden: the identity may not list " + k.resource}
@@ -242,8 +246,9 @@ type listPage struct {
 // listKind reads every object of one kind with paginated lists (limit/continue),
 // decoding each page's items straight into typed objects, as files are, on a
 // worker from decoders while the next page is read, and admitting them with
-// adm. A continue token that expired mid-way (410 Gone) restarts the list once.
-func listKind(ctx context.Context, rc *rest.RESTClient, k *kind, version, ns string, pageSize int64, adm *admission, decoders chan struct{}) (decoded, error) {
+// adm, and keeping every object's Meta.Raw when keepRaw is set. A continue
+// token that expired mid-way (410 Gone) restarts the list once.
+func listKind(ctx context.Context, rc *rest.RESTClient, k *kind, version, ns string, pageSize int64, adm *admission, keepRaw bool, decoders chan struct{}) (decoded, error) {
 	path := "/apis/" + k.group + "/" + version
 	apiVersion := k.group + "/" + version
 	if k.group == "" {
@@ -290,6 +295,9 @@ func listKind(ctx context.Context, rc *rest.RESTClient, k *kind, version, ns str
 			go func() {
 				defer func() { <-decoders; wg.Done() }()
 				p.decoded, p.err = decodePage(page.Items, h, adm)
+				if !keepRaw {
+					p.decoded.dropRaw()
+				}
 			}()
 			if token = page.Metadata.Continue; token == "" {
 				break

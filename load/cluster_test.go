@@ -1,6 +1,7 @@
 package load
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -283,5 +284,43 @@ func TestClusterAdmissionWithoutCRDs(t *testing.T) {
 	}
 	if !m.Admission.Off || len(m.Unreadable) != 0 {
 		t.Errorf("admission off: %+v, unreadable %+v", m.Admission, m.Unreadable)
+	}
+}
+
+// TestClusterWithoutRaw: as for files, a command that does not print objects
+// as written keeps the text of Gateways only, whose provisional fields the
+// engine reads; everything else decodes as it does with the text kept.
+func TestClusterWithoutRaw(t *testing.T) {
+	const routeJSON = `{"metadata":{"name":"r","namespace":"apps"},"spec":{"parentRefs":[{"name":"web","namespace":"infra"}],"hostnames":["a.example.com"],"rules":[{"backendRefs":[{"name":"svc","port":80}]}]}}`
+	const serviceJSON = `{"metadata":{"name":"svc","namespace":"apps"},"spec":{"ports":[{"port":80}]}}`
+	srv := fakecluster.New(t, map[string]http.HandlerFunc{
+		"gateways":   fakecluster.Items(gatewayJSON),
+		"httproutes": fakecluster.Items(routeJSON),
+		"services":   fakecluster.Items(serviceJSON),
+	})
+	load := func(withoutRaw bool) *model.Model {
+		t.Helper()
+		m, err := Cluster(context.Background(), ClusterOptions{Config: srv.Config(10 * time.Second), WithoutRaw: withoutRaw})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(m.Gateways) != 1 || len(m.Routes) != 1 || len(m.Services) != 1 {
+			t.Fatalf("WithoutRaw %v: %d Gateways, %d routes, %d Services; want one of each", withoutRaw, len(m.Gateways), len(m.Routes), len(m.Services))
+		}
+		return m
+	}
+	with, without := load(false), load(true)
+	if len(with.Routes[0].Raw) == 0 || len(with.Services[0].Raw) == 0 {
+		t.Fatal("with the text kept, a route or Service has no Raw")
+	}
+	if g := without.Gateways[0]; len(g.Raw) == 0 || !bytes.Equal(g.Raw, with.Gateways[0].Raw) {
+		t.Errorf("WithoutRaw: Gateway Raw %q, want %q", g.Raw, with.Gateways[0].Raw)
+	}
+	if without.Routes[0].Raw != nil || without.Services[0].Raw != nil {
+		t.Errorf("WithoutRaw: route Raw %q, Service Raw %q; want none", without.Routes[0].Raw, without.Services[0].Raw)
+	}
+	with.Routes[0].Raw, with.Services[0].Raw = nil, nil
+	if !reflect.DeepEqual(with, without) {
+		t.Error("WithoutRaw changed more than Raw")
 	}
 }

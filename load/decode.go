@@ -72,11 +72,14 @@ type object struct {
 func (o object) addTo(m *model.Model) { o.kind.add(m, o.obj) }
 
 // dropRaw lets go of the JSON text of the objects no consumer reads it of
-// unless it prints them as written (FileOptions.WithoutRaw).
+// unless it prints them as written (FileOptions.WithoutRaw), and gives the
+// others (Gateways and Meshes) a copy of their own: decodeDocument may have
+// written the text into a buffer the next document reuses.
 func (d *decoded) dropRaw() {
 	for _, o := range d.objects {
 		switch o.obj.(type) {
 		case *model.Gateway, *model.Mesh:
+			o.meta.Raw = bytes.Clone(o.meta.Raw)
 		default:
 			o.meta.Raw = nil
 		}
@@ -87,7 +90,12 @@ func (d *decoded) dropRaw() {
 // admitting the Gateway API objects with adm. bodyLine is the file line the
 // document's text starts on; an error about a field or a YAML syntax error, and
 // each field an admission refusal names, is moved to the line it is on.
-func decodeDocument(src model.Source, bodyLine int, body []byte, defaultNamespace string, adm *admission) decoded {
+//
+// scratch, when not nil, is a buffer the document's JSON may be written into
+// and that the caller reuses for its next document: every Meta.Raw of the
+// result may then share it, and the caller must call dropRaw before it
+// decodes another document. Nothing else of the result refers to it.
+func decodeDocument(src model.Source, bodyLine int, body []byte, defaultNamespace string, adm *admission, scratch *[]byte) decoded {
 	// A List may be as large as the input; each of its items is bounded
 	// below, and a document read as a List must decode as one.
 	tooLarge := len(body) > MaxDocumentBytes
@@ -99,7 +107,14 @@ func decodeDocument(src model.Source, bodyLine int, body []byte, defaultNamespac
 	// Meta.Raw.
 	var out decoded
 	var listeners *fastyaml.Header // placed listeners, when the fast reader placed them
-	if js, h, ok := fastyaml.ToJSON(body); ok {
+	var buf []byte
+	if scratch != nil {
+		buf = (*scratch)[:0]
+	}
+	if js, h, ok := fastyaml.AppendJSON(buf, body); ok {
+		if scratch != nil {
+			*scratch = js
+		}
 		if h.Known && h.ListenersKnown {
 			listeners = &h
 		}

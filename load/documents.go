@@ -17,7 +17,9 @@ type document struct {
 // document starts so that findings and errors can point at file:line. Documents that
 // hold only comments or blank lines are dropped.
 func splitDocuments(data []byte) []document {
-	var docs []document
+	// Room for a document after each line that starts with "---": one pass
+	// to count costs less than growing the list.
+	docs := make([]document, 0, bytes.Count(data, []byte("\n---"))+1)
 	start, startLine, line := 0, 1, 1
 	flush := func(end int) {
 		body := data[start:end]

@@ -2,6 +2,7 @@ package load
 
 import (
 	"encoding/json"
+	"sync"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -165,10 +166,20 @@ func secret() codec {
 
 // route is the codec of an xRoute kind R: view reduces an R to the
 // kind-independent model.Route, and every kind's routes share the model's list.
+//
+// The typed route is only read by view, which copies what it keeps (slices
+// and maps are shared, not the struct): the loader reuses it, zeroed, for the
+// next route of the kind rather than leaving one behind per route.
 func route[R any](view func(*R) model.Route) codec {
+	pool := sync.Pool{New: func() any { return new(R) }}
 	return codec{
 		decode: func(in source) (any, metav1.Object, *model.Meta, error) {
-			r := new(R)
+			r := pool.Get().(*R)
+			defer func() {
+				var zero R
+				*r = zero // hold nothing of the model in the pool
+				pool.Put(r)
+			}()
 			if err := in.into(r); err != nil {
 				return nil, nil, nil, err
 			}

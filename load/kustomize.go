@@ -1,6 +1,7 @@
 package load
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 
@@ -25,7 +26,7 @@ func kustomize(dir string, budget *inputBudget) (input, error) {
 	if err != nil {
 		return input{}, fmt.Errorf("kustomize build %s: %w", dir, err)
 	}
-	return input{name: dir + " (kustomize)", data: data}, nil
+	return input{name: dir + " (kustomize)", chunks: [][]byte{data}}, nil
 }
 
 // boundedFS is the disk as kustomize reads it, each file read as -f reads one:
@@ -37,7 +38,10 @@ type boundedFS struct {
 
 func (b boundedFS) ReadFile(path string) ([]byte, error) {
 	in, err := readFile(path, nil, b.budget)
-	return in.data, err
+	if len(in.chunks) == 1 {
+		return in.chunks[0], err
+	}
+	return bytes.Join(in.chunks, nil), err
 }
 
 // readSmallFile reads a file that is never large (a kustomization), bounded as

@@ -3,6 +3,7 @@
 package load
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"runtime"
@@ -35,10 +36,12 @@ type FileOptions struct {
 	WithoutRaw bool
 }
 
-// input is one stream of YAML and the name it is reported under.
+// input is one stream of YAML and the name it is reported under. Its text
+// is in chunks, each of which starts a document where the last ended: a
+// regular file is read in several (readChunks), anything else in one.
 type input struct {
-	name string
-	data []byte
+	name   string
+	chunks [][]byte
 }
 
 // Files loads every object named by opts into a model. Any unreadable file or
@@ -90,11 +93,33 @@ type sourceDocument struct {
 // set (see FileOptions.WithoutRaw). Documents are decoded on every core; the
 // model keeps input order, so the result does not depend on scheduling.
 func decodeInputs(inputs []input, defaultNamespace string, adm *admission, keepRaw bool) (*model.Model, error) {
-	var docs []sourceDocument
-	for _, in := range inputs {
-		for _, d := range splitDocuments(in.data) {
-			docs = append(docs, sourceDocument{model.Source{File: in.name, Line: d.line}, d.bodyLine, d.body})
+	// At 100k routes there are about as many documents: the list of them is
+	// sized once rather than grown.
+	type chunk struct {
+		name string
+		// lines are the lines of the input before the chunk.
+		lines int
+		docs  []document
+	}
+	var split []chunk
+	n := 0
+	for i := range inputs {
+		lines := 0
+		for _, c := range inputs[i].chunks {
+			split = append(split, chunk{inputs[i].name, lines, splitDocuments(c)})
+			n += len(split[len(split)-1].docs)
+			lines += bytes.Count(c, []byte{'\n'})
 		}
+		// The documents hold the text from here on: each chunk is
+		// garbage once its documents are decoded.
+		inputs[i].chunks = nil
+	}
+	docs := make([]sourceDocument, 0, n)
+	for i, c := range split {
+		for _, d := range c.docs {
+			docs = append(docs, sourceDocument{model.Source{File: c.name, Line: c.lines + d.line}, c.lines + d.bodyLine, d.body})
+		}
+		split[i].docs = nil
 	}
 	results := make([]decoded, len(docs))
 	workers := runtime.GOMAXPROCS(0)
@@ -104,12 +129,23 @@ func decodeInputs(inputs []input, defaultNamespace string, adm *admission, keepR
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// Without the objects' text, each worker converts every
+			// document into one buffer: dropRaw copies out what is kept.
+			var scratch *[]byte
+			if !keepRaw {
+				scratch = new([]byte)
+			}
 			for i := range next {
-				r := decodeDocument(docs[i].src, docs[i].bodyLine, docs[i].body, defaultNamespace, adm)
+				r := decodeDocument(docs[i].src, docs[i].bodyLine, docs[i].body, defaultNamespace, adm, scratch)
 				if !keepRaw {
 					r.dropRaw()
 				}
 				results[i] = r
+				if !r.list {
+					// Only a List's text is read again, for the line
+					// of an item defined twice (duplicateObjects).
+					docs[i].body = nil
+				}
 			}
 		}()
 	}

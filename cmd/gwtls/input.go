@@ -323,7 +323,7 @@ func (o *InputOptions) Load(ctx context.Context, streams genericiooptions.IOStre
 	if pageSize == 0 {
 		pageSize = -1 // load.Cluster: no limit
 	}
-	m, err := load.Cluster(ctx, load.ClusterOptions{Config: cfg, Namespace: ns, Progress: progress, PageSize: pageSize, MaxInputBytes: o.maxInputBytes, Admission: o.admission, Ingress: o.Ingress})
+	m, err := load.Cluster(ctx, load.ClusterOptions{Config: cfg, Namespace: ns, Progress: progress, PageSize: pageSize, MaxInputBytes: o.maxInputBytes, Admission: o.admission, Ingress: o.Ingress, WithoutRaw: !o.printsObjects})
 	if err != nil {
 		return nil, loadError{err}
 	}

@@ -102,6 +102,14 @@ type Header struct {
 // ToJSON returns the JSON YAMLToJSON writes for the document body, in a new
 // slice, and its header; ok is false when body is outside the subset.
 func ToJSON(body []byte) (js []byte, h Header, ok bool) {
+	return AppendJSON(nil, body)
+}
+
+// AppendJSON is ToJSON appending the JSON to dst[:0] when it has room, for a
+// caller that converts document after document and keeps none of the text:
+// js then shares dst's array, and is only good until dst is used again. With
+// a nil dst it is ToJSON.
+func AppendJSON(dst, body []byte) (js []byte, h Header, ok bool) {
 	c := pool.Get().(*converter)
 	defer c.release()
 	out, ok := c.convert(body)
@@ -117,7 +125,10 @@ func ToJSON(body []byte) (js []byte, h Header, ok bool) {
 			h.Listeners[i], from = line, at
 		}
 	}
-	return bytes.Clone(out), h, true
+	if dst == nil {
+		return bytes.Clone(out), h, true
+	}
+	return append(dst[:0], out...), h, true
 }
 
 // convert returns the JSON for body and true, or false when body is outside the
