@@ -61,7 +61,7 @@ go tool staticcheck ./...
 step "go test"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-if ! go test -count=1 -v ./... > "$log" 2>&1; then
+if ! go test -count=1 -timeout 40m -v ./... > "$log" 2>&1; then
   grep -E '^(FAIL|ok|---|panic|\s+.*_test\.go)' "$log" | grep -v -- '--- PASS' | tail -80
   echo "go test failed (full log above)" >&2
   exit 1
@@ -78,7 +78,7 @@ skipped=$(grep -cE '^\s*--- SKIP' "$log" || true)
 # the dependencies are cached apart from the plain ones).
 step "race detector: load, analyze, render, probe, change, serving, cmd/gwtls"
 race_start=$SECONDS
-if ! go test -race -count=1 ./load ./analyze ./render ./probe ./change ./serving ./cmd/gwtls > "$log" 2>&1; then
+if ! go test -race -count=1 -timeout 40m ./load ./analyze ./render ./probe ./change ./serving ./cmd/gwtls > "$log" 2>&1; then
   grep -E '^(FAIL|ok|---|panic|WARNING: DATA RACE|\s+.*_test\.go)' "$log" | grep -v -- '--- PASS' | tail -80
   echo "go test -race failed" >&2
   exit 1
@@ -95,7 +95,7 @@ cluster_tmp=$(mktemp -d)
 export GWTLS_CLUSTER_STATE=$cluster_tmp/cluster
 trap 'rm -f "$log"; ./hack/apiserver.sh stop || true; rm -rf "$cluster_tmp"' EXIT
 ./hack/apiserver.sh start
-if ! GWTLS_CLUSTER_TESTS=1 go test -count=1 -v ./e2e -run Cluster > "$log" 2>&1; then
+if ! GWTLS_CLUSTER_TESTS=1 go test -count=1 -timeout 40m -v ./e2e -run Cluster > "$log" 2>&1; then
   grep -E '^(FAIL|ok|---|panic|\s+.*_test\.go)' "$log" | grep -v -- '--- PASS' | tail -80
   echo "cluster tests failed" >&2
   exit 1
