@@ -42,6 +42,10 @@ type FileOptions struct {
 type input struct {
 	name   string
 	chunks [][]byte
+	// reread is set for a regular file: its documents drop their text once
+	// decoded, and the rare question that needs it again (placeReferrers)
+	// reads the file again. Standard input and a kustomize build keep it.
+	reread bool
 }
 
 // Files loads every object named by opts into a model. Any unreadable file or
@@ -86,6 +90,9 @@ type sourceDocument struct {
 	src      model.Source
 	bodyLine int
 	body     []byte
+	// reread: body is dropped once decoded, and read again from src.File
+	// when needed (input.reread).
+	reread bool
 }
 
 // decodeInputs decodes named YAML streams into one model, admitting the Gateway
@@ -96,7 +103,8 @@ func decodeInputs(inputs []input, defaultNamespace string, adm *admission, keepR
 	// At 100k routes there are about as many documents: the list of them is
 	// sized once rather than grown.
 	type chunk struct {
-		name string
+		name   string
+		reread bool
 		// lines are the lines of the input before the chunk.
 		lines int
 		docs  []document
@@ -106,7 +114,7 @@ func decodeInputs(inputs []input, defaultNamespace string, adm *admission, keepR
 	for i := range inputs {
 		lines := 0
 		for _, c := range inputs[i].chunks {
-			split = append(split, chunk{inputs[i].name, lines, splitDocuments(c)})
+			split = append(split, chunk{inputs[i].name, inputs[i].reread, lines, splitDocuments(c)})
 			n += len(split[len(split)-1].docs)
 			lines += bytes.Count(c, []byte{'\n'})
 		}
@@ -117,7 +125,7 @@ func decodeInputs(inputs []input, defaultNamespace string, adm *admission, keepR
 	docs := make([]sourceDocument, 0, n)
 	for i, c := range split {
 		for _, d := range c.docs {
-			docs = append(docs, sourceDocument{model.Source{File: c.name, Line: c.lines + d.line}, c.lines + d.bodyLine, d.body})
+			docs = append(docs, sourceDocument{model.Source{File: c.name, Line: c.lines + d.line}, c.lines + d.bodyLine, d.body, c.reread})
 		}
 		split[i].docs = nil
 	}
@@ -141,9 +149,10 @@ func decodeInputs(inputs []input, defaultNamespace string, adm *admission, keepR
 					r.dropRaw()
 				}
 				results[i] = r
-				if !r.list {
+				if !r.list && docs[i].reread {
 					// Only a List's text is read again, for the line
-					// of an item defined twice (duplicateObjects).
+					// of an item defined twice (duplicateObjects);
+					// placeReferrers reads a file again if it must.
 					docs[i].body = nil
 				}
 			}

@@ -75,7 +75,7 @@ func readFile(name string, stdin io.Reader, budget *inputBudget) (input, error) 
 		if err != nil {
 			return input{}, err
 		}
-		return input{"<stdin>", [][]byte{data}}, nil
+		return input{name: "<stdin>", chunks: [][]byte{data}}, nil
 	}
 	f, err := os.Open(name)
 	if err != nil {
@@ -94,13 +94,13 @@ func readFile(name string, stdin io.Reader, budget *inputBudget) (input, error) 
 		if err != nil {
 			return input{}, err
 		}
-		return input{name: name, chunks: chunks}, nil
+		return input{name: name, chunks: chunks, reread: true}, nil
 	}
 	data, err := readInput(name, f, size, budget)
 	if err != nil {
 		return input{}, err
 	}
-	return input{name, [][]byte{data}}, nil
+	return input{name: name, chunks: [][]byte{data}}, nil
 }
 
 // fileChunk is about how much of a regular file is read into one buffer. A

@@ -1,6 +1,8 @@
 package load
 
 import (
+	"os"
+
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
@@ -22,12 +24,20 @@ func placeReferrers(docs []sourceDocument, results []decoded, report *model.Admi
 	if len(refused) == 0 {
 		return
 	}
+	reread := rereadFiles{}
 	for i, r := range results {
 		var doc *parsedDocument
 		for _, o := range r.objects {
 			for _, f := range referringFields(o.obj, refused) {
 				if doc == nil {
-					doc = &parsedDocument{body: docs[i].body}
+					body := docs[i].body
+					if body == nil && docs[i].reread {
+						body = reread.body(docs[i])
+					}
+					if body == nil {
+						break
+					}
+					doc = &parsedDocument{body: body}
 				}
 				path := f.path
 				if o.item >= 0 {
@@ -45,6 +55,28 @@ func placeReferrers(docs []sourceDocument, results []decoded, report *model.Admi
 			}
 		}
 	}
+}
+
+// rereadFiles reads again the regular files whose documents dropped their
+// text once decoded (sourceDocument.reread), each once, for the few
+// documents that refer to a refused object.
+type rereadFiles map[string]map[int][]byte
+
+// body is d's text read again from its file, nil when the file cannot be
+// read or no longer holds a document where d was: the finding then stays at
+// the document's line.
+func (files rereadFiles) body(d sourceDocument) []byte {
+	bodies, ok := files[d.src.File]
+	if !ok {
+		if data, err := os.ReadFile(d.src.File); err == nil {
+			bodies = map[int][]byte{}
+			for _, doc := range splitDocuments(data) {
+				bodies[doc.bodyLine] = doc.body
+			}
+		}
+		files[d.src.File] = bodies
+	}
+	return bodies[d.bodyLine]
 }
 
 // referringField is a field of object that names a refused object.
