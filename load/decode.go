@@ -231,29 +231,7 @@ func decodeObject(src model.Source, js []byte, h header, defaultNamespace string
 		if !out.list { // the document's List, not one of its items
 			out.list, out.items = true, len(items)
 		}
-		for i, item := range items {
-			first, firstRefused, firstWarned := len(out.objects), len(out.refused), len(out.experimentalOnly)
-			if len(item) > MaxDocumentBytes {
-				out.err = &Error{Source: src, Err: documentTooLarge("an object", int64(len(item)))}
-			} else {
-				decodeJSON(src, item, defaultNamespace, adm, out)
-			}
-			if out.err != nil {
-				// The error's line is the item's, or its field's.
-				out.err.field = out.err.field.under(key("items"), index(i))
-				out.err.Err = fmt.Errorf("%s %s: %w", h.Kind, fieldPath{key("items"), index(i)}, out.err.Err)
-				return
-			}
-			for j := first; j < len(out.objects); j++ {
-				out.objects[j].item = i
-			}
-			for j := firstRefused; j < len(out.refused); j++ {
-				out.refused[j].item = i
-			}
-			for j := firstWarned; j < len(out.experimentalOnly); j++ {
-				out.experimentalOnly[j].item = i
-			}
-		}
+		decodeItems(src, h.Kind, items, defaultNamespace, adm, out)
 		return
 	}
 	group, version := splitAPIVersion(h.APIVersion)

@@ -2,9 +2,106 @@ package load
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	yaml3 "go.yaml.in/yaml/v3"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
+
+// listChunk is how many of a List's items one worker decodes at a time. A
+// List may hold the whole input (kubectl get -o yaml dumps a cluster as one),
+// and the loader's workers share out documents: its items are shared out
+// among them in chunks, so such a List is decoded on every core.
+const listChunk = 64
+
+// decodeItems decodes the items of a List document (kind is its kind) into
+// out, as decoding them one by one in order does: each object, refusal and
+// warning tagged with its item's index, in item order, and on the first item
+// in order that fails, that item's error alone, its place in the List named.
+// Chunks of items are decoded on every core, each into a decoded of its own.
+func decodeItems(src model.Source, kind string, items []json.RawMessage, defaultNamespace string, adm *admission, out *decoded) {
+	workers := min(runtime.GOMAXPROCS(0), (len(items)+listChunk-1)/listChunk)
+	if workers < 2 {
+		decodeItemRange(src, kind, items, 0, defaultNamespace, adm, out)
+		return
+	}
+	parts := make([]decoded, (len(items)+listChunk-1)/listChunk)
+	var next atomic.Int64
+	// failed is the first chunk known to fail: a chunk after it cannot
+	// change the outcome, and is skipped.
+	var failed atomic.Int64
+	failed.Store(int64(len(parts)))
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				c := int(next.Add(1) - 1)
+				if c >= len(parts) {
+					return
+				}
+				if int64(c) > failed.Load() {
+					continue
+				}
+				lo := c * listChunk
+				part := &parts[c]
+				part.list = true // an item that is a List is not the document's
+				decodeItemRange(src, kind, items[lo:min(lo+listChunk, len(items))], lo, defaultNamespace, adm, part)
+				if part.err != nil {
+					for f := failed.Load(); int64(c) < f && !failed.CompareAndSwap(f, int64(c)); f = failed.Load() {
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for i := range parts {
+		p := &parts[i]
+		out.objects = append(out.objects, p.objects...)
+		out.skipped = append(out.skipped, p.skipped...)
+		out.refused = append(out.refused, p.refused...)
+		out.experimentalOnly = append(out.experimentalOnly, p.experimentalOnly...)
+		if p.err != nil {
+			out.err = p.err
+			return
+		}
+	}
+}
+
+// decodeItemRange decodes items, the List's items from index first on, in
+// order into out, and stops at the first that fails.
+func decodeItemRange(src model.Source, kind string, items []json.RawMessage, first int, defaultNamespace string, adm *admission, out *decoded) {
+	for k, item := range items {
+		i := first + k
+		firstObject, firstRefused, firstWarned := len(out.objects), len(out.refused), len(out.experimentalOnly)
+		if len(item) > MaxDocumentBytes {
+			out.err = &Error{Source: src, Err: documentTooLarge("an object", int64(len(item)))}
+		} else {
+			decodeJSON(src, item, defaultNamespace, adm, out)
+		}
+		if out.err != nil {
+			// The error's line is the item's, or its field's.
+			out.err.field = out.err.field.under(key("items"), index(i))
+			out.err.Err = fmt.Errorf("%s %s: %w", kind, fieldPath{key("items"), index(i)}, out.err.Err)
+			return
+		}
+		for j := firstObject; j < len(out.objects); j++ {
+			out.objects[j].item = i
+		}
+		for j := firstRefused; j < len(out.refused); j++ {
+			out.refused[j].item = i
+		}
+		for j := firstWarned; j < len(out.experimentalOnly); j++ {
+			out.experimentalOnly[j].item = i
+		}
+	}
+}
 
 // blockItems are the items of a List document written in block style, as
 // kubectl get -o yaml writes it, found line by line.

@@ -22,8 +22,9 @@ type jsonTree struct {
 	// arrays, each node's in one run.
 	kids  []int32
 	stack []int32
-	// scratch holds unquoted strings.
-	scratch []byte
+	// scratch holds unquoted strings; keys, the escaped keys of objects
+	// (members), unquoted since the tree last parsed.
+	scratch, keys []byte
 }
 
 type jsonKind byte
@@ -60,6 +61,7 @@ func (t *jsonTree) parse(text []byte) (root int32, ok bool) {
 	t.nodes = t.nodes[:0]
 	t.kids = t.kids[:0]
 	t.stack = t.stack[:0]
+	t.keys = t.keys[:0]
 	p := &jsonParser{t: t, s: text}
 	p.space()
 	root, ok = p.value(0)
@@ -216,6 +218,10 @@ func (p *jsonParser) str() (int32, bool) {
 	escaped := false
 	for p.i < len(p.s) {
 		c := p.s[p.i]
+		if jsonPlainByte[c] {
+			p.i++
+			continue
+		}
 		switch {
 		case c == '"':
 			n := jsonNode{kind: jsonString, escaped: escaped, start: int32(start), end: int32(p.i)}
@@ -251,6 +257,15 @@ func (p *jsonParser) str() (int32, bool) {
 	}
 	return 0, false
 }
+
+// jsonPlainByte is true for the bytes a string holds as they are: printable
+// ASCII but the quote and the backslash.
+var jsonPlainByte = func() (t [256]bool) {
+	for c := ' '; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // number reads a number as JSON's grammar (RFC 8259 section 6) has it.
 func (p *jsonParser) number() (int32, bool) {

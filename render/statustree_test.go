@@ -125,6 +125,8 @@ func TestStatusTreeRandomObjects(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	pieces := []string{"a", "Z", "0", "1", "10", "01", " ", "  ", ":", ": ", "#", " #", "-", "- ", "'", `"`, `\`, "?", ",", "[", "{", "}", "@", "`", "!", "&", "*", "|", ">", "%",
 		".", "...", "---", "true", "null", "~", "y", "1.5", "1e3", "0x1F", "0b1", "1:20", "2026-01-02", "_", "<", ">", "&", "é", "\u2028", "\n", "\t",
+		"yes", "no", "on", "off", "Off", "NO", "False", "Null", "NULL", "<<", ".inf", "-.Inf", ".NaN", "+1", "-1", "0o17", "1_000", "0b101", "-0b1",
+		"2026-01-01T00:00:00Z", "2026-1-2 3:4:5", "1:2:3.5", "12:30", "1e", "1.", "-", ".", "...",
 		"word", "hostname.example.com", "listener is not accepted because", "a long run of words for folding past the eightieth column of a line"}
 	str := func() string {
 		var b strings.Builder
@@ -170,5 +172,47 @@ func TestStatusTreeRandomObjects(t *testing.T) {
 			}
 		}
 		checkStatusTree(t, raw, status)
+	}
+}
+
+// TestStringStyleShortcuts: stringStyle's shortcuts (the first character, the
+// length of YAML's words) and its memory of styles answer what go-yaml's
+// resolution (yamlResolvesToString, isBase60Float) answers, for every string
+// of up to three characters of an alphabet that takes each rule, and for
+// YAML's words, numbers and timestamps, each asked twice of one memory.
+func TestStringStyleShortcuts(t *testing.T) {
+	want := func(s string) yamlStyle {
+		if yamlResolvesToString(s) && !isBase60Float(s) {
+			return yamlPlain
+		}
+		return yamlDoubleQuoted
+	}
+	alphabet := "yYnNtTfFoO~.+-0159:_eEx abl"
+	strs := []string{""}
+	for _, a := range alphabet {
+		strs = append(strs, string(a))
+		for _, b := range alphabet {
+			strs = append(strs, string(a)+string(b))
+			for _, c := range alphabet {
+				strs = append(strs, string(a)+string(b)+string(c))
+			}
+		}
+	}
+	for w := range yamlResolveMap {
+		strs = append(strs, w, w+"x", w+" ", "x"+w)
+	}
+	strs = append(strs, "2026-01-01T00:00:00Z", "2026-1-2", "2026-01-01 10:00:00", "1:20", "190:20:30.15", "0x1F", "0b101", "-0b101",
+		"1_000", "1e3", "6.8523015e+5", "685_230.15", "Yes please", "nullable", "offset", "truer", "False!")
+	styles := map[string]yamlStyle{}
+	for range 2 {
+		for _, s := range strs {
+			w := want(s)
+			if got := stringStyle([]byte(s), nil); got != w {
+				t.Fatalf("stringStyle(%q) = %v, go-yaml's resolution says %v", s, got, w)
+			}
+			if got := stringStyle([]byte(s), styles); got != w {
+				t.Fatalf("stringStyle(%q) with memory = %v, go-yaml's resolution says %v", s, got, w)
+			}
+		}
 	}
 }

@@ -8,37 +8,50 @@ import (
 )
 
 // member is one member of an object as a map holds it: its key unquoted and
-// its value's node.
+// its value's node. The key is text[start:end] of its tree, or keys[start:end]
+// if it was escaped. A member holds no pointer: sorting members and appending
+// them stores none, so costs no write barrier while the collector marks.
 type member struct {
-	key   []byte
-	value int32
+	start, end int32
+	value      int32
+	unquoted   bool
+}
+
+// key is m's key. The bytes are valid until the tree parses again.
+func (t *jsonTree) key(m member) []byte {
+	if m.unquoted {
+		return t.keys[m.start:m.end]
+	}
+	return t.text[m.start:m.end]
 }
 
 // members appends the members of object node n to dst as decoding into a map
 // keeps them: in key order (bytes, as encoding/json sorts a map's keys), a
-// key given twice keeping its last value. An escaped key is copied out of the
-// tree's scratch; the others point into the text.
+// key given twice keeping its last value. An escaped key is unquoted into
+// the tree's keys; the others are in the text.
 func (t *jsonTree) members(dst []member, n jsonNode) []member {
 	lo := len(dst)
 	for i := 0; i < int(n.n); i++ {
 		k := t.nodes[t.kid(n, 2*i)]
-		key := t.raw(k)
+		m := member{start: k.start, end: k.end, value: t.kid(n, 2*i+1)}
 		if k.escaped {
-			key = bytes.Clone(t.str(k))
+			m.start = int32(len(t.keys))
+			t.keys = unquoteJSON(t.keys, t.raw(k))
+			m.end, m.unquoted = int32(len(t.keys)), true
 		}
-		dst = append(dst, member{key, t.kid(n, 2*i+1)})
+		dst = append(dst, m)
 	}
-	return sortMembers(dst, lo)
+	return t.sortMembers(dst, lo)
 }
 
 // sortMembers sorts dst[lo:] by key and drops all but the last of a key given
 // more than once.
-func sortMembers(dst []member, lo int) []member {
+func (t *jsonTree) sortMembers(dst []member, lo int) []member {
 	ms := dst[lo:]
-	slices.SortStableFunc(ms, func(a, b member) int { return bytes.Compare(a.key, b.key) })
+	slices.SortStableFunc(ms, func(a, b member) int { return bytes.Compare(t.key(a), t.key(b)) })
 	w := 0
 	for i := range ms {
-		if i+1 < len(ms) && bytes.Equal(ms[i].key, ms[i+1].key) {
+		if i+1 < len(ms) && bytes.Equal(t.key(ms[i]), t.key(ms[i+1])) {
 			continue // the later value wins
 		}
 		ms[w] = ms[i]
@@ -55,6 +68,9 @@ type statusTree struct {
 	members []member
 	// status is a route's status as JSON; out is what the tree is written to.
 	status, out []byte
+	// styles remembers the YAML style of strings that stringStyle cannot
+	// tell from their first character or length.
+	styles map[string]yamlStyle
 }
 
 // parse reads the object raw and the status (JSON, nil to keep the object's
@@ -74,9 +90,9 @@ func (s *statusTree) parse(raw, status []byte) (members []member, ok bool) {
 		if p.space(); !ok || p.i != len(s.buf) || s.nodes[st].kind != jsonObject {
 			return nil, false
 		}
-		members = slices.DeleteFunc(members, func(m member) bool { return string(m.key) == "status" })
-		members = append(members, member{s.buf[len(raw) : len(raw)+len("status")], st})
-		members = sortMembers(members, 0)
+		members = slices.DeleteFunc(members, func(m member) bool { return string(s.key(m)) == "status" })
+		members = append(members, member{start: int32(len(raw)), end: int32(len(raw) + len("status")), value: st})
+		members = s.sortMembers(members, 0)
 	}
 	s.members = members
 	return members, true
@@ -96,7 +112,7 @@ func (s *statusTree) appendJSON(b []byte, ms []member, prefix, indent string, de
 			b = append(b, ',')
 		}
 		b = jsonNewline(b, prefix, indent, depth+1)
-		b = appendJSONString(b, string(m.key))
+		b = appendJSONString(b, string(s.key(m)))
 		b = append(b, ": "...)
 		if b, ok = s.appendValueJSON(b, m.value, prefix, indent, depth+1); !ok {
 			return b, false

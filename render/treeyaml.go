@@ -48,6 +48,9 @@ const (
 // appendYAML appends the object whose members are ms as one YAML document,
 // as goyaml.Marshal writes it.
 func (s *statusTree) appendYAML(b []byte, ms []member) (_ []byte, ok bool) {
+	if s.styles == nil {
+		s.styles = map[string]yamlStyle{}
+	}
 	e := yamlEmitter{b: b, indent: -1, whitespace: true, indention: true}
 	if !e.mapping(s, ms) {
 		return b, false
@@ -66,11 +69,14 @@ func (e *yamlEmitter) mapping(s *statusTree, ms []member) bool {
 		return true
 	}
 	slices.SortStableFunc(ms, func(a, b member) int {
+		// b < a first: ms is usually in order already, and an insertion
+		// sort then asks about each key and the one before it once.
+		ak, bk := s.key(a), s.key(b)
 		switch {
-		case yamlKeyLess(a.key, b.key):
-			return -1
-		case yamlKeyLess(b.key, a.key):
+		case yamlKeyLess(bk, ak):
 			return 1
+		case yamlKeyLess(ak, bk):
+			return -1
 		}
 		return 0
 	})
@@ -79,10 +85,11 @@ func (e *yamlEmitter) mapping(s *statusTree, ms []member) bool {
 	for _, m := range ms {
 		e.writeIndent()
 		// A simple key is at most 128 characters (yaml_emitter_check_simple_key).
-		if len(m.key) > 128 || !printableASCII(m.key) {
+		key := s.key(m)
+		if len(key) > 128 || !printableASCII(key) {
 			return false
 		}
-		e.scalar(m.key, stringStyle(m.key), true)
+		e.scalar(key, stringStyle(key, s.styles), true)
 		e.writeIndicator(":", false, false, false)
 		if !e.node(s, m.value, false) {
 			return false
@@ -127,7 +134,7 @@ func (e *yamlEmitter) node(s *statusTree, v int32, inSequence bool) bool {
 		if !printableASCII(str) {
 			return false
 		}
-		e.scalar(str, stringStyle(str), false)
+		e.scalar(str, stringStyle(str, s.styles), false)
 	case jsonArray:
 		if n.n == 0 {
 			e.flowEmpty('[', ']')
@@ -175,6 +182,19 @@ func (e *yamlEmitter) put(c byte) {
 	e.column++
 }
 
+// write appends v to e.b. Slicing e.b itself, unlike append(e.b, v...),
+// stores no pointer unless e.b grows: a pointer stored while the collector
+// marks goes through its write barrier, which was a tenth of the writer's
+// time.
+func write[T string | []byte](e *yamlEmitter, v T) {
+	n := len(e.b)
+	if cap(e.b)-n < len(v) {
+		e.b = slices.Grow(e.b, len(v))
+	}
+	e.b = e.b[:n+len(v)]
+	copy(e.b[n:], v)
+}
+
 func (e *yamlEmitter) increaseIndent(flow, indentless bool) {
 	switch {
 	case e.indent < 0 && flow:
@@ -194,7 +214,7 @@ func (e *yamlEmitter) writeIndent() {
 	}
 	for e.column < indent {
 		n := min(indent-e.column, len(yamlSpaces))
-		e.b = append(e.b, yamlSpaces[:n]...)
+		write(e, yamlSpaces[:n])
 		e.column += n
 	}
 	e.whitespace = true
@@ -218,7 +238,7 @@ func (e *yamlEmitter) writePlain(v []byte, allowBreaks bool) {
 	}
 	if len(v) > 0 && (!allowBreaks || e.column+len(v)-1 <= yamlBestWidth) {
 		// No space in v is past the width: written as it is.
-		e.b = append(e.b, v...)
+		write(e, v)
 		e.column += len(v)
 		e.whitespace = false
 		e.indention = false
@@ -311,7 +331,8 @@ func printableASCII(s []byte) bool {
 
 // yamlPlainAllowed is yaml_emitter_analyze_scalar's block_plain_allowed for
 // printable ASCII: no indicator where one would be read, no leading or
-// trailing space.
+// trailing space. Past the first character only ": " (or a final ':') and
+// " #" are indicators.
 func yamlPlainAllowed(v []byte) bool {
 	if len(v) == 0 {
 		return true
@@ -322,46 +343,65 @@ func yamlPlainAllowed(v []byte) bool {
 	if len(v) >= 3 && (string(v[:3]) == "---" || string(v[:3]) == "...") {
 		return false
 	}
-	precededByWhitespace := true
-	for i, c := range v {
-		followedByWhitespace := i+1 >= len(v) || v[i+1] == ' '
-		if i == 0 {
-			switch c {
-			case '#', ',', '[', ']', '{', '}', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`':
+	switch v[0] {
+	case '#', ',', '[', ']', '{', '}', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`':
+		return false
+	case '?', ':', '-':
+		if len(v) == 1 || v[1] == ' ' {
+			return false
+		}
+	}
+	for i := 1; i < len(v); i++ {
+		switch v[i] {
+		case ':':
+			if i+1 == len(v) || v[i+1] == ' ' {
 				return false
-			case '?', ':', '-':
-				if followedByWhitespace {
-					return false
-				}
 			}
-		} else {
-			switch c {
-			case ':':
-				if followedByWhitespace {
-					return false
-				}
-			case '#':
-				if precededByWhitespace {
-					return false
-				}
+		case '#':
+			if v[i-1] == ' ' {
+				return false
 			}
 		}
-		precededByWhitespace = c == ' '
 	}
 	return true
 }
 
 // stringStyle is the style go-yaml's encoder asks for a string (stringv):
-// plain unless the text would be read back as another type.
-func stringStyle(s []byte) yamlStyle {
-	if len(s) > 0 && yamlResolveHint(s[0]) == 0 {
+// plain unless the text would be read back as another type. Most strings
+// start with a letter no other type starts with, or are longer than every
+// word YAML reads as a bool or null; the rest (numbers, timestamps) are
+// remembered in styles, which may be nil, up to maxStyles of them.
+func stringStyle(s []byte, styles map[string]yamlStyle) yamlStyle {
+	if len(s) == 0 {
+		return yamlDoubleQuoted // null
+	}
+	switch yamlResolveHints[s[0]] {
+	case 0:
 		return yamlPlain // neither resolve nor isBase60Float reads it as another type
+	case 'M':
+		// The words of yamlResolveMap are at most 5 characters; a string
+		// starting with one of these letters is otherwise a string, and not
+		// a base 60 float.
+		if len(s) > 5 || !yamlResolveMap[string(s)] {
+			return yamlPlain
+		}
+		return yamlDoubleQuoted
 	}
-	if yamlResolvesToString(string(s)) && !isBase60Float(string(s)) {
-		return yamlPlain
+	if st, ok := styles[string(s)]; ok {
+		return st
 	}
-	return yamlDoubleQuoted
+	st := yamlDoubleQuoted
+	if str := string(s); yamlResolvesToString(str) && !isBase60Float(str) {
+		st = yamlPlain
+	}
+	if styles != nil && len(styles) < maxStyles {
+		styles[string(s)] = st
+	}
+	return st
 }
+
+// maxStyles bounds the strings a tree remembers the style of.
+const maxStyles = 4096
 
 // yamlNumber is a JSON number as go-yaml writes the value yamlValues makes of
 // it: an int, else a uint64, else a float64.
@@ -487,19 +527,19 @@ func yamlResolvesToString(s string) bool {
 
 // yamlResolveHint is go-yaml's resolveTable: what a plain scalar's first
 // character says it may be.
-func yamlResolveHint(c byte) byte {
-	switch {
-	case c == '+' || c == '-':
-		return 'S'
-	case c >= '0' && c <= '9':
-		return 'D'
-	case strings.IndexByte("yYnNtTfFoO~", c) >= 0:
-		return 'M'
-	case c == '.':
-		return '.'
+func yamlResolveHint(c byte) byte { return yamlResolveHints[c] }
+
+var yamlResolveHints = func() (t [256]byte) {
+	t['+'], t['-'] = 'S', 'S'
+	for c := '0'; c <= '9'; c++ {
+		t[c] = 'D'
 	}
-	return 0
-}
+	for _, c := range []byte("yYnNtTfFoO~") {
+		t[c] = 'M'
+	}
+	t['.'] = '.'
+	return t
+}()
 
 // yamlResolveMap are go-yaml's plain scalars of a fixed value (resolveMap):
 // booleans, nulls, special floats and the merge key.
