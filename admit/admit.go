@@ -55,6 +55,13 @@ type Admitter struct {
 	kinds    map[k8sschema.GroupKind]*kindCRD
 	groups   map[string]bool
 	standard *Admitter // see CRDs.standard
+
+	// mu guards holds and compiled.
+	mu sync.Mutex
+	// holds counts the uses in progress (Hold).
+	holds int
+	// compiled are the versions compiled so far, whose memos Release drops.
+	compiled []*servedVersion
 }
 
 // kindCRD is the CRD of one kind. Its served versions are known once the CRD is
@@ -65,7 +72,7 @@ type kindCRD struct {
 	versions func() (map[string]func() (*servedVersion, error), error)
 }
 
-func newKindCRD(c *crd, origin string) *kindCRD {
+func newKindCRD(c *crd, origin string, compiled func(*servedVersion)) *kindCRD {
 	return &kindCRD{crd: c, versions: sync.OnceValues(func() (map[string]func() (*servedVersion, error), error) {
 		def, err := c.def()
 		if err != nil {
@@ -81,6 +88,7 @@ func newKindCRD(c *crd, origin string) *kindCRD {
 				if err != nil {
 					return nil, fmt.Errorf("CRD %s (%s): %w", def.Name, origin, err)
 				}
+				compiled(sv)
 				return sv, nil
 			})
 		}
@@ -112,7 +120,7 @@ func New(crds CRDs) (*Admitter, error) {
 		if prev, dup := a.kinds[gk]; dup {
 			return nil, fmt.Errorf("CRDs %q and %q (%s) both define %s: keep one", prev.crd.header.Metadata.Name, h.Metadata.Name, crds.Origin, gk)
 		}
-		a.kinds[gk] = newKindCRD(c, crds.Origin)
+		a.kinds[gk] = newKindCRD(c, crds.Origin, a.noteCompiled)
 		a.groups[gk.Group] = true
 	}
 	if crds.standard != nil {
@@ -123,6 +131,56 @@ func New(crds CRDs) (*Admitter, error) {
 		a.standard = std
 	}
 	return a, nil
+}
+
+// noteCompiled records a compiled version, for Release.
+func (a *Admitter) noteCompiled(sv *servedVersion) {
+	a.mu.Lock()
+	a.compiled = append(a.compiled, sv)
+	a.mu.Unlock()
+}
+
+// Hold marks a use of the Admitter in progress (a load admitting a manifest
+// or a cluster's objects); the func it returns ends it, and releases the
+// Admitter (Release) when no other use is in progress. Uses that overlap (the
+// two loads of a diff) share what the Admitter remembers until the last one
+// ends.
+func (a *Admitter) Hold() (end func()) {
+	a.mu.Lock()
+	a.holds++
+	a.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			a.mu.Lock()
+			defer a.mu.Unlock()
+			if a.holds--; a.holds == 0 {
+				a.releaseLocked()
+			}
+		})
+	}
+}
+
+// Release drops what the Admitter remembers of the objects it has admitted:
+// the shortcut's memos of values and of metadata checks, which would
+// otherwise stay live as long as the Admitter (a process's built-in Admitter
+// lives as long as the process). What it compiled stays. The Admitter stays
+// usable, and answers as before: its memos start again empty, and what they
+// forgot is computed again. Safe while other goroutines admit objects; they
+// only remember less.
+func (a *Admitter) Release() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.releaseLocked()
+}
+
+func (a *Admitter) releaseLocked() {
+	for _, sv := range a.compiled {
+		sv.shortcut.forget()
+	}
+	if a.standard != nil {
+		a.standard.Release()
+	}
 }
 
 // CRDs says which CRDs the Admitter validates against, for an output header.

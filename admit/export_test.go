@@ -61,35 +61,40 @@ func ShortcutAdmits(a *Admitter, apiVersion, kind string, raw []byte) (map[strin
 
 // ForgetMemos empties the shortcut's memos, as at the start of a run.
 func ForgetMemos(a *Admitter) {
-	for _, k := range a.kinds {
-		versions, err := k.versions()
-		if err != nil {
-			continue
-		}
-		for _, compile := range versions {
-			if v, err := compile(); err == nil && v.shortcut != nil {
-				v.shortcut.root.forget()
-			}
-		}
-	}
-	if a.standard != nil {
-		ForgetMemos(a.standard)
-	}
+	// Release forgets the memos of the versions compiled so far; the rest
+	// start empty when compiled.
+	a.Release()
 }
 
-func (n *fastNode) forget() {
-	if n.memo != nil {
-		*n.memo = memo{}
+// Remembered counts what the Admitter's memos remember: the values of the
+// shortcut's memos and the metadata checks.
+func Remembered(a *Admitter) int {
+	a.mu.Lock()
+	compiled := a.compiled
+	a.mu.Unlock()
+	n := 0
+	for _, sv := range compiled {
+		sc := sv.shortcut
+		if sc == nil {
+			continue
+		}
+		for _, m := range sc.memos {
+			if t := m.table.Load(); t != nil {
+				for i := range t.entries {
+					if t.entries[i].Load() != nil {
+						n++
+					}
+				}
+			}
+		}
+		sc.metaMemo.mu.RLock()
+		n += len(sc.metaMemo.namespaces) + len(sc.metaMemo.labels) + len(sc.metaMemo.annotations)
+		sc.metaMemo.mu.RUnlock()
 	}
-	for _, c := range n.properties {
-		c.forget()
+	if a.standard != nil {
+		n += Remembered(a.standard)
 	}
-	if n.items != nil {
-		n.items.forget()
-	}
-	if n.additional != nil {
-		n.additional.forget()
-	}
+	return n
 }
 
 func GroupKindFor(kind string) k8sschema.GroupKind {

@@ -71,6 +71,15 @@ var memoSeed = maphash.MakeSeed()
 
 func newMemo() *memo { return &memo{} }
 
+// forget drops what the memo remembers and what it learned of its node's
+// texts: it starts again as newMemo's, and what it forgot is computed again.
+func (m *memo) forget() {
+	m.table.Store(nil)
+	m.lookups.Store(0)
+	m.hits.Store(0)
+	m.off.Store(false)
+}
+
 // memoHash is the hash of text the memo looks it up by.
 func memoHash(text []byte) uint64 { return maphash.Bytes(memoSeed, text) }
 

@@ -96,3 +96,30 @@ func TestMemoForgetsWhenFull(t *testing.T) {
 		}
 	}
 }
+
+// TestForgottenMemoStartsAgain: a memo forgotten is newMemo's again, its
+// sampling included, and remembers again.
+func TestForgottenMemoStartsAgain(t *testing.T) {
+	m := newMemo()
+	text := []byte(`{"a":"x"}`)
+	for range memoSampleLookups {
+		m.get(7, []byte(`{"never":"put"}`))
+	}
+	m.put(1, text, memoEntry{value: "x"}, false)
+	m.put(1, text, memoEntry{value: "x"}, false)
+	if m.useful() || m.table.Load() == nil {
+		t.Fatalf("before forget: useful %v, table %v; want off, with an entry", m.useful(), m.table.Load() != nil)
+	}
+	m.forget()
+	if !m.useful() || m.table.Load() != nil || m.lookups.Load() != 0 || m.hits.Load() != 0 {
+		t.Fatalf("after forget: useful %v, table %v, lookups %d, hits %d; want a new memo's", m.useful(), m.table.Load() != nil, m.lookups.Load(), m.hits.Load())
+	}
+	if _, hit := m.get(1, text); hit {
+		t.Fatal("a forgotten text is still remembered")
+	}
+	m.put(1, text, memoEntry{value: "x"}, false)
+	m.put(1, text, memoEntry{value: "x"}, false)
+	if e, hit := m.get(1, text); !hit || e.value != "x" {
+		t.Fatalf("get after forget and two puts = %+v, %v; want x's entry", e, hit)
+	}
+}

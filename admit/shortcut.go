@@ -58,6 +58,8 @@ type shortcut struct {
 	rootDefaults []fastDefault
 	rootRequired []string
 	metaMemo     metaMemo
+	// memos are the memos of the nodes under root, for forget.
+	memos []*memo
 	// apiVersion is the version's group/version, as objects write it.
 	apiVersion string
 }
@@ -164,6 +166,7 @@ func newShortcut(v *servedVersion, openAPISchema *spec.Schema) *shortcut {
 		}
 	}
 	sc.rootRequired = root.required
+	root.eachMemo(func(m *memo) { sc.memos = append(sc.memos, m) })
 	// The metadata schema may only be a type: ObjectMeta is the API server's
 	// own business (the shortcut does not run the metadata schema).
 	if md := root.properties["metadata"]; md != nil && !(md.kind == kindObject && md.openAPI == nil && md.rules == nil &&
@@ -177,6 +180,33 @@ func newShortcut(v *servedVersion, openAPISchema *spec.Schema) *shortcut {
 		}
 	}
 	return sc
+}
+
+// eachMemo calls f with the memo of n and of every node under it.
+func (n *fastNode) eachMemo(f func(*memo)) {
+	if n == nil {
+		return
+	}
+	if n.memo != nil {
+		f(n.memo)
+	}
+	for _, c := range n.properties {
+		c.eachMemo(f)
+	}
+	n.additional.eachMemo(f)
+	n.items.eachMemo(f)
+}
+
+// forget drops what the shortcut's memos remember: they start again empty,
+// and what they forgot is computed again, to the same answers.
+func (sc *shortcut) forget() {
+	if sc == nil {
+		return
+	}
+	for _, m := range sc.memos {
+		m.forget()
+	}
+	sc.metaMemo.forget()
 }
 
 // plainString reports whether n takes any string.

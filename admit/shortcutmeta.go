@@ -262,6 +262,13 @@ type metaMemo struct {
 
 const metaMemoSize = 1 << 14
 
+// forget drops what c remembers; check computes it again.
+func (c *metaMemo) forget() {
+	c.mu.Lock()
+	c.namespaces, c.labels, c.annotations = nil, nil, nil
+	c.mu.Unlock()
+}
+
 func (c *metaMemo) check(m *map[string]bool, key string, valid func() bool) bool {
 	c.mu.RLock()
 	ok, known := (*m)[key]

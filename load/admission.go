@@ -47,6 +47,10 @@ type admission struct {
 	stored bool
 	// report is what the model says of the admission.
 	report *model.Admission
+	// end ends the load's hold on admitter (admit.Admitter.Hold): once every
+	// object is admitted, what the Admitter remembers of them is garbage
+	// unless another load still runs.
+	end func()
 }
 
 // resolve makes the admission of one load; stored says the objects come from
@@ -60,7 +64,14 @@ func (a Admission) resolve(stored bool) (*admission, error) {
 		}
 	}
 	return &admission{admitter: adm, validate: !a.Off, stored: stored,
-		report: &model.Admission{CRDs: adm.CRDs(), Off: a.Off}}, nil
+		report: &model.Admission{CRDs: adm.CRDs(), Off: a.Off}, end: adm.Hold()}, nil
+}
+
+// done ends the load's use of the Admitter: every object is admitted.
+func (a *admission) done() {
+	if a != nil && a.end != nil {
+		a.end()
+	}
 }
 
 // covers reports whether the CRDs define apiVersion's group: an object of it

@@ -94,6 +94,7 @@ func Cluster(ctx context.Context, opts ClusterOptions) (*model.Model, error) {
 	if err != nil {
 		return nil, clusterError(err, cfg, budget)
 	}
+	defer adm.done()
 
 	type listed struct {
 		decoded

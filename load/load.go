@@ -62,6 +62,7 @@ func Files(opts FileOptions) (*model.Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer adm.done()
 	files, err := listFiles(opts.Filenames, opts.Recursive)
 	if err != nil {
 		return nil, err
