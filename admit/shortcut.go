@@ -62,6 +62,10 @@ type shortcut struct {
 	memos []*memo
 	// apiVersion is the version's group/version, as objects write it.
 	apiVersion string
+	// apiVersionValue and kindValue are apiVersion and the kind as values of
+	// an object: every admitted object holds the same two, rather than each
+	// its own copies.
+	apiVersionValue, kindValue any
 }
 
 // fastNode is one schema node, compiled for the shortcut.
@@ -160,6 +164,7 @@ func newShortcut(v *servedVersion, openAPISchema *spec.Schema) *shortcut {
 		return nil
 	}
 	sc := &shortcut{v: v, root: root, apiVersion: v.gvk.GroupVersion().String()}
+	sc.apiVersionValue, sc.kindValue = sc.apiVersion, v.gvk.Kind
 	for _, d := range root.defaults {
 		if d.name != "status" {
 			sc.rootDefaults = append(sc.rootDefaults, d)
@@ -859,7 +864,14 @@ func (sc *shortcut) admit(raw []byte, record, reuse *twinRecord, shared bool) (m
 			if !ok {
 				return nil, false
 			}
-			obj[k] = s
+			switch {
+			case k == "apiVersion" && s == sc.apiVersion:
+				obj[k] = sc.apiVersionValue
+			case k == "kind" && s == sc.v.gvk.Kind:
+				obj[k] = sc.kindValue
+			default:
+				obj[k] = s
+			}
 		case "metadata":
 			w.r.skipSpace()
 			start := w.r.pos
