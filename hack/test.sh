@@ -76,11 +76,21 @@ skipped=$(grep -cE '^\s*--- SKIP' "$log" || true)
 # tree that drives them end to end, under the race detector: about 30 s on 2 cores
 # with a warm build cache, about 8.5 minutes with an empty one (race builds of
 # the dependencies are cached apart from the plain ones).
-step "race detector: load, analyze, render, probe, change, serving, cmd/gwtls"
+step "race detector: load, analyze, render, probe, change, serving, cmd/gwtls, admit's concurrent parts"
 race_start=$SECONDS
 if ! go test -race -count=1 -timeout 40m ./load ./analyze ./render ./probe ./change ./serving ./cmd/gwtls > "$log" 2>&1; then
   grep -E '^(FAIL|ok|---|panic|WARNING: DATA RACE|\s+.*_test\.go)' "$log" | grep -v -- '--- PASS' | tail -80
   echo "go test -race failed" >&2
+  exit 1
+fi
+grep -E '^(ok|FAIL)\s' "$log"
+# The validator's concurrent parts (the lock-free memo, rules compiled on
+# first use, one Admitter shared by the loader's workers); the rest of admit's
+# tests take minutes under the race detector, and load's run the validator
+# from several workers at once.
+if ! go test -race -count=1 -timeout 40m -run 'TestAdmitConcurrent|TestMemo|TestForgottenMemo|TestLazyRulesAreTheEagerOnes' ./admit > "$log" 2>&1; then
+  grep -E '^(FAIL|ok|---|panic|WARNING: DATA RACE|\s+.*_test\.go)' "$log" | grep -v -- '--- PASS' | tail -80
+  echo "go test -race ./admit failed" >&2
   exit 1
 fi
 grep -E '^(ok|FAIL)\s' "$log"

@@ -93,3 +93,21 @@ func TestReadChunksCutAtDocumentStarts(t *testing.T) {
 		t.Errorf("chunks %q, want %q", got, want)
 	}
 }
+
+// TestReadChunksOfAFileWithoutSeparators: a file no "---" cuts (a List, as
+// kubectl get -o yaml writes it) is one buffer the size of the file, not one
+// grown by doubling past it (which kept up to twice the file alive).
+func TestReadChunksOfAFileWithoutSeparators(t *testing.T) {
+	text := "apiVersion: v1\nkind: List\nitems:\n" + strings.Repeat("- kind: Service\n  metadata: {name: web}\n", 1000)
+	file := filepath.Join(t.TempDir(), "in.yaml")
+	if err := os.WriteFile(file, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	chunks := readChunksOf(t, file, 1000)
+	if len(chunks) != 1 || string(chunks[0]) != text {
+		t.Fatalf("read %d chunks, want the file in one", len(chunks))
+	}
+	if c := cap(chunks[0]); c > len(text)+1 {
+		t.Errorf("the buffer holds %d bytes for a file of %d", c, len(text))
+	}
+}

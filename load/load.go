@@ -5,6 +5,7 @@ package load
 import (
 	"bytes"
 	"errors"
+	"hash/maphash"
 	"io"
 	"runtime"
 	"sync"
@@ -92,9 +93,14 @@ type sourceDocument struct {
 	bodyLine int
 	body     []byte
 	// reread: body is dropped once decoded, and read again from src.File
-	// when needed (input.reread).
+	// when needed (input.reread); sum is the dropped body's hash, so the
+	// text read again is known to be the text decoded.
 	reread bool
+	sum    uint64
 }
+
+// bodySeed hashes the documents whose text is dropped (sourceDocument.sum).
+var bodySeed = maphash.MakeSeed()
 
 // decodeInputs decodes named YAML streams into one model, admitting the Gateway
 // API objects with adm, and keeping every object's Meta.Raw when keepRaw is
@@ -126,7 +132,7 @@ func decodeInputs(inputs []input, defaultNamespace string, adm *admission, keepR
 	docs := make([]sourceDocument, 0, n)
 	for i, c := range split {
 		for _, d := range c.docs {
-			docs = append(docs, sourceDocument{model.Source{File: c.name, Line: c.lines + d.line}, c.lines + d.bodyLine, d.body, c.reread})
+			docs = append(docs, sourceDocument{model.Source{File: c.name, Line: c.lines + d.line}, c.lines + d.bodyLine, d.body, c.reread, 0})
 		}
 		split[i].docs = nil
 	}
@@ -154,6 +160,7 @@ func decodeInputs(inputs []input, defaultNamespace string, adm *admission, keepR
 					// Only a List's text is read again, for the line
 					// of an item defined twice (duplicateObjects);
 					// placeReferrers reads a file again if it must.
+					docs[i].sum = maphash.Bytes(bodySeed, docs[i].body)
 					docs[i].body = nil
 				}
 			}

@@ -90,7 +90,7 @@ func readFile(name string, stdin io.Reader, budget *inputBudget) (input, error) 
 		}
 	}
 	if size > 0 {
-		chunks, err := readChunks(name, f, budget)
+		chunks, err := readChunks(name, f, size, budget)
 		if err != nil {
 			return input{}, err
 		}
@@ -115,14 +115,25 @@ var fileChunk = 4 << 20
 // so that splitting each buffer finds the documents splitting the whole file
 // would (splitDocuments). A buffer with no such line grows until it holds
 // one, or the file ends: a List of any size is one buffer.
-func readChunks(name string, r io.Reader, budget *inputBudget) ([][]byte, error) {
+//
+// size is the file's size when it was opened: a buffer that must grow grows
+// to hold the rest of the file and one byte more (to see its end), not to
+// twice its size, so a 40 MB List is read into one buffer of 40 MB. A file
+// that grows while it is read is read to its end all the same.
+func readChunks(name string, r io.Reader, size int64, budget *inputBudget) ([][]byte, error) {
 	var chunks [][]byte
 	var carry []byte // the start of the next buffer's first document
+	var read int64   // bytes read so far
 	for {
-		buf := make([]byte, len(carry), max(len(carry)+fileChunk, 2*len(carry)))
+		room := max(len(carry)+fileChunk, 2*len(carry))
+		if rest := size - read; rest >= 0 && int64(room-len(carry)) > rest+1 {
+			room = len(carry) + int(rest) + 1
+		}
+		buf := make([]byte, len(carry), room)
 		copy(buf, carry)
 		n, err := io.ReadFull(r, buf[len(carry):cap(buf)])
 		buf = buf[:len(carry)+n]
+		read += int64(n)
 		if n > 0 {
 			if err := budget.take(name, n); err != nil {
 				return nil, err

@@ -1,6 +1,7 @@
 package load
 
 import (
+	"hash/maphash"
 	"os"
 
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -63,8 +64,8 @@ func placeReferrers(docs []sourceDocument, results []decoded, report *model.Admi
 type rereadFiles map[string]map[int][]byte
 
 // body is d's text read again from its file, nil when the file cannot be
-// read or no longer holds a document where d was: the finding then stays at
-// the document's line.
+// read or no longer holds d's text where d was (it changed since it was
+// decoded): the finding then stays at the document's line.
 func (files rereadFiles) body(d sourceDocument) []byte {
 	bodies, ok := files[d.src.File]
 	if !ok {
@@ -76,7 +77,11 @@ func (files rereadFiles) body(d sourceDocument) []byte {
 		}
 		files[d.src.File] = bodies
 	}
-	return bodies[d.bodyLine]
+	body := bodies[d.bodyLine]
+	if body == nil || maphash.Bytes(bodySeed, body) != d.sum {
+		return nil
+	}
+	return body
 }
 
 // referringField is a field of object that names a refused object.
