@@ -43,6 +43,9 @@ type Options struct {
 	// together, as load.FileOptions.MaxInputBytes bounds a working tree's;
 	// 0 means load.DefaultMaxInputBytes.
 	MaxInputBytes int64
+	// Admission is what the objects are held to, as head's are (--crds,
+	// --admission=false), so that both sides of a diff are judged alike.
+	Admission load.Admission
 }
 
 // Revision is the commit a Ref named.
@@ -106,7 +109,7 @@ func Load(ctx context.Context, o Options) (*model.Model, Revision, error) {
 	if len(names) == 0 {
 		return &model.Model{Skipped: map[string]int{}}, rev, nil
 	}
-	m, err := load.Files(load.FileOptions{Filenames: names, Recursive: o.Recursive, DefaultNamespace: o.DefaultNamespace, MaxInputBytes: o.MaxInputBytes})
+	m, err := load.Files(load.FileOptions{Filenames: names, Recursive: o.Recursive, DefaultNamespace: o.DefaultNamespace, MaxInputBytes: o.MaxInputBytes, Admission: o.Admission})
 	if err != nil {
 		return nil, rev, fmt.Errorf("--base-ref %s: %s", o.Ref, renameAll(err.Error(), renames))
 	}

@@ -38,6 +38,9 @@ type DiffInput struct {
 	Commit string   `json:"commit,omitempty"`
 	// Objects is the number of objects analyzed.
 	Objects int `json:"objects"`
+	// Admission is what this side's Gateway API objects were validated
+	// against, as analyze's report says it; absent when not judged.
+	Admission *Admission `json:"admission,omitempty"`
 }
 
 func (in DiffInput) String() string {
@@ -127,7 +130,11 @@ func (r DiffReport) JSON(w io.Writer) error {
 // and a summary line that says whether the run fails.
 func (r DiffReport) Table(w io.Writer, st Style) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
-	fmt.Fprintf(bw, "%s %s\n%s %s\n\n", st.paint(boldStyle, "base:"), TerminalText(r.Base.String()), st.paint(boldStyle, "head:"), TerminalText(r.Head.String()))
+	fmt.Fprintf(bw, "%s %s\n%s %s\n", st.paint(boldStyle, "base:"), TerminalText(r.Base.String()), st.paint(boldStyle, "head:"), TerminalText(r.Head.String()))
+	for _, a := range r.diffAdmission() {
+		fmt.Fprintf(bw, "%s %s\n", st.paint(boldStyle, a[0]+":"), TerminalText(a[1]))
+	}
+	bw.WriteString("\n")
 	if n := r.Summary.Kinds[change.Takeover]; n > 0 {
 		fmt.Fprintf(bw, "%s a route in another namespace now takes a hostname another route served (see Takeover below)\n\n",
 			st.paint(errorStyle, "⚠ "+plural(n, "takeover")+":"))

@@ -15,10 +15,17 @@ import (
 // it relates to when it has one (an Ingress migration's finding: the Gateway
 // API object that decides the request), else without a file (a removed
 // route: its lines are not in the pull request's files). It writes nothing
-// else, but for an Ingress migration its verdict, as a notice (its
-// differences are findings, annotated at their own severity).
+// else, but the CRDs each side was held to first and, for an Ingress
+// migration, its verdict, as notices (its differences are findings, annotated
+// at their own severity).
 func (r DiffReport) GitHubAnnotations(w io.Writer) error {
 	var b strings.Builder
+	// Which CRDs each side was held to, first and without a file, as analyze
+	// -o github says it: GitHub shows it in the run's summary, and a notice
+	// fails nothing.
+	for _, a := range r.diffAdmission() {
+		fmt.Fprintf(&b, "::notice title=%s::%s\n", escapeGitHubProperty(a[0]), escapeGitHubData(a[1]))
+	}
 	annotate := func(c *change.Change, title, msg string) {
 		var props []string
 		if file, ok := sourceFile(sourceOf(c)); ok && c.Side == change.Head {

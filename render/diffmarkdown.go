@@ -37,6 +37,9 @@ func (r DiffReport) Markdown(w io.Writer, opts MarkdownOptions) error {
 	}
 	fmt.Fprintf(&b, "## %s: %s\n\n", mdCell(title), verdict)
 	fmt.Fprintf(&b, "Base: %s  \nHead: %s  \n", mdCell(r.Base.String()), mdCell(r.Head.String()))
+	for _, a := range r.diffAdmission() {
+		fmt.Fprintf(&b, "%s%s: %s  \n", strings.ToUpper(a[0][:1]), a[0][1:], mdCell(a[1]))
+	}
 	if r.Failed {
 		fmt.Fprintf(&b, "Fails `--fail-on %s`.\n\n", r.FailOn)
 	} else {

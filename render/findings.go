@@ -69,11 +69,7 @@ func (a *Admission) String() string {
 	if !a.Enabled {
 		return "off; the defaults of " + a.CRDs + " applied"
 	}
-	s := a.CRDs
-	if a.Note != "" {
-		s += " (" + a.Note + ")"
-	}
-	return s + "; " + plural(a.Refused, "object") + " refused"
+	return crdsSentence(a) + "; " + plural(a.Refused, "object") + " refused"
 }
 
 // WriteAdmission writes the "admission: ..." line of a text view (the table's

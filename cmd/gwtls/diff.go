@@ -285,6 +285,9 @@ func (o *DiffOptions) results(ctx context.Context) (base, head *diffSide, err er
 	if err := concurrently(loadBase, loadHead); err != nil {
 		return nil, nil, err
 	}
+	// Each side says which CRDs its objects were held to; with the cluster as
+	// base, head's are the files' (the cluster's objects are the base's).
+	base.input.Admission, head.input.Admission = render.NewAdmission(bm.Admission), render.NewAdmission(hm.Admission)
 	if base.input.From == "cluster" {
 		hm = apply.Onto(bm, hm, o.Input.now)
 		head.input.From = "cluster+files"
@@ -339,7 +342,7 @@ func (o *DiffOptions) loadBase(ctx context.Context) (*model.Model, render.DiffIn
 	switch {
 	case o.BaseRef != "":
 		m, rev, err := gitrev.Load(ctx, gitrev.Options{Ref: o.BaseRef, Paths: o.Input.filenames, Recursive: o.Input.recursive,
-			DefaultNamespace: o.Input.namespace, MaxInputBytes: o.Input.maxInputBytes})
+			DefaultNamespace: o.Input.namespace, MaxInputBytes: o.Input.maxInputBytes, Admission: o.Input.admission})
 		if err != nil {
 			return nil, render.DiffInput{}, loadError{err}
 		}
@@ -348,7 +351,7 @@ func (o *DiffOptions) loadBase(ctx context.Context) (*model.Model, render.DiffIn
 		// A base may hold nothing (the files are new), so it is not required
 		// to hold a Gateway API object as the head is.
 		m, err := load.Files(load.FileOptions{Filenames: o.Base, Recursive: o.Input.recursive, DefaultNamespace: o.Input.namespace, Stdin: o.In,
-			MaxInputBytes: o.Input.maxInputBytes, WithoutRaw: !o.Input.printsObjects})
+			MaxInputBytes: o.Input.maxInputBytes, Admission: o.Input.admission, WithoutRaw: !o.Input.printsObjects})
 		if err != nil {
 			return nil, render.DiffInput{}, loadError{fmt.Errorf("--base: %w", err)}
 		}
