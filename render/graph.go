@@ -22,6 +22,9 @@ import (
 type Graph struct {
 	Nodes []GraphNode
 	Edges []GraphEdge
+	// Admission names the CRDs the objects were held to; each format writes it
+	// as its first comment (DOT's "// admission:", Mermaid's "%% admission:").
+	Admission *Admission
 }
 
 // Node kinds of a Graph.
@@ -85,7 +88,7 @@ func NewGraph(res *analyze.Result) Graph {
 		n += len(g.Listeners)
 	}
 	b := &graphBuilder{ids: make(map[string]string, n), counts: map[string]int{}, edges: make(map[GraphEdge]bool, 2*n),
-		g: Graph{Nodes: make([]GraphNode, 0, n), Edges: make([]GraphEdge, 0, 2*n)}}
+		g: Graph{Nodes: make([]GraphNode, 0, n), Edges: make([]GraphEdge, 0, 2*n), Admission: NewAdmission(res.Model.Admission)}}
 	gateways := append([]*analyze.GatewayResult(nil), res.Gateways...)
 	sort.SliceStable(gateways, func(i, j int) bool {
 		a, c := gateways[i].Gateway.Obj, gateways[j].Gateway.Obj
@@ -367,6 +370,9 @@ func graphRouteStatus(r *analyze.RouteResult) (string, bool) {
 func (g Graph) DOT(w io.Writer) error {
 	// Written as it is built: a graph of 100k routes is tens of megabytes.
 	b := bufio.NewWriterSize(w, 64<<10)
+	if g.Admission != nil {
+		fmt.Fprintf(b, "// admission: %s\n", TerminalText(g.Admission.String()))
+	}
 	b.WriteString("digraph gwtls {\n")
 	b.WriteString("  rankdir=LR;\n")
 	b.WriteString("  node [fontname=\"Helvetica\", fontsize=10];\n")
@@ -429,11 +435,17 @@ var (
 )
 
 // Mermaid writes the graph as a Mermaid flowchart, which GitHub renders in
-// Markdown (a ```mermaid block in a pull-request comment).
+// Markdown (a ```mermaid block in a pull-request comment). render report
+// embeds it as it is: its "%% admission:" comment is not drawn, and the
+// report says the same in its Admission line.
 func (g Graph) Mermaid(w io.Writer) error {
 	// Written as it is built: a graph of 100k routes is tens of megabytes.
 	b := bufio.NewWriterSize(w, 64<<10)
 	b.WriteString("flowchart LR\n")
+	// After the diagram's type, where every Mermaid version takes a comment.
+	if g.Admission != nil {
+		fmt.Fprintf(b, "%%%% admission: %s\n", TerminalText(g.Admission.String()))
+	}
 	var bad []string
 	for _, n := range g.Nodes {
 		label := mermaidText(n.Lines...)

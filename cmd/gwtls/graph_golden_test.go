@@ -54,7 +54,9 @@ func TestGraphGolden(t *testing.T) {
 	}
 }
 
-// TestGraphMermaidInReport checks the report embeds exactly the mermaid graph.
+// TestGraphMermaidInReport checks the report embeds exactly the mermaid graph,
+// its "%% admission:" comment included (not drawn; the report's Admission line
+// says the same), and that both name the CRDs right after the diagram's type.
 func TestGraphMermaidInReport(t *testing.T) {
 	t.Chdir("../..")
 	graph, _, _ := run(t, "", "render", "graph", "-f", "testdata/examples/shop", "-o", "mermaid", "--now", goldenNow)
@@ -62,8 +64,11 @@ func TestGraphMermaidInReport(t *testing.T) {
 	if !strings.Contains(report, "```mermaid\n"+graph+"```\n") {
 		t.Errorf("report does not embed the mermaid graph:\n%s", report)
 	}
-	if !strings.HasPrefix(graph, "flowchart LR\n") {
-		t.Errorf("mermaid graph does not start with flowchart LR:\n%s", graph)
+	if !strings.HasPrefix(graph, "flowchart LR\n%% admission: Gateway API v1.6.3 experimental channel, built in; 0 objects refused\n") {
+		t.Errorf("mermaid graph does not start with flowchart LR and the CRDs it was held to:\n%s", graph)
+	}
+	if !strings.Contains(report, "Admission: Gateway API v1.6.3 experimental channel, built in; 0 objects refused.") {
+		t.Errorf("report does not name the CRDs in its Admission line:\n%s", report)
 	}
 }
 

@@ -2,7 +2,6 @@ package gwtls
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
@@ -77,13 +76,6 @@ func (o *RenderGraphOptions) Run(ctx context.Context) error {
 	g := render.NewGraph(res)
 	if o.Output == "mermaid" {
 		return g.Mermaid(o.Out)
-	}
-	// DOT takes comments: the CRDs the objects were held to open the graph.
-	// Mermaid's stays as render report embeds it, which says them itself.
-	if adm := render.NewAdmission(res.Model.Admission); adm != nil {
-		if _, err := fmt.Fprintf(o.Out, "// admission: %s\n", render.TerminalText(adm.String())); err != nil {
-			return err
-		}
 	}
 	return g.DOT(o.Out)
 }
