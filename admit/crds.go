@@ -91,7 +91,7 @@ func lazy(name string, data []byte) (*crd, error) {
 		return nil, fmt.Errorf("built-in CRD %s: %w", name, err)
 	}
 	c.def = sync.OnceValues(func() (*apiextensionsv1.CustomResourceDefinition, error) {
-		defs, err := parseCRDs(data)
+		defs, _, err := parseCRDs(data)
 		if err != nil {
 			return nil, fmt.Errorf("built-in CRD %s: %w", name, err)
 		}
@@ -136,7 +136,11 @@ func Builtin(ch Channel) (CRDs, error) {
 
 // FromDir reads every CustomResourceDefinition in the YAML and JSON files of dir
 // and its subdirectories (a release's config/crd/experimental, or the
-// standard-install.yaml of a release). Other documents are ignored.
+// standard-install.yaml of a release). Other documents are skipped, as a
+// release's kustomization.yaml and ValidatingAdmissionPolicy are. A directory
+// without a Gateway API CRD is an error that says what it holds instead: it
+// is not the directory the user meant, and holding nothing to those CRDs
+// would admit every object unchecked.
 func FromDir(dir string) (CRDs, error) {
 	var files []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -156,23 +160,74 @@ func FromDir(dir string) (CRDs, error) {
 	}
 	sort.Strings(files)
 	crds := CRDs{Origin: "from " + dir}
+	skipped := map[string]int{}
+	gatewayAPI := false
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			return CRDs{}, fmt.Errorf("reading CRDs: %w", err)
 		}
-		defs, err := parseCRDs(data)
+		defs, others, err := parseCRDs(data)
 		if err != nil {
 			return CRDs{}, fmt.Errorf("reading CRDs from %s: %w", f, err)
 		}
 		for _, def := range defs {
 			crds.crds = append(crds.crds, eager(def))
+			gatewayAPI = gatewayAPI || gatewayAPIGroups[def.Spec.Group]
+		}
+		for _, k := range others {
+			skipped[k]++
 		}
 	}
-	if len(crds.crds) == 0 {
-		return CRDs{}, fmt.Errorf("no CustomResourceDefinition in %s: give the directory of a Gateway API release's CRDs (config/crd/standard or config/crd/experimental)", dir)
+	const want = "give the directory of a Gateway API release's CRDs (config/crd/standard or config/crd/experimental)"
+	switch {
+	case len(crds.crds) == 0:
+		return CRDs{}, fmt.Errorf("no CustomResourceDefinition in %s (%s, %s): %s", dir, countOf(len(files), "YAML or JSON file"), documentsOf(skipped), want)
+	case !gatewayAPI:
+		groups := map[string]int{}
+		for _, c := range crds.crds {
+			groups[c.header.Spec.Group]++
+		}
+		return CRDs{}, fmt.Errorf("no Gateway API CustomResourceDefinition in %s (%s of other groups: %s): %s", dir, countOf(len(crds.crds), "CRD"), countsOf(groups), want)
 	}
 	return crds, nil
+}
+
+// gatewayAPIGroups are the API groups of Gateway API's CRDs (the x-k8s.io
+// group holds experimental kinds such as XListenerSet).
+var gatewayAPIGroups = map[string]bool{"gateway.networking.k8s.io": true, "gateway.networking.x-k8s.io": true}
+
+// documentsOf says what a directory held besides CRDs: "no document", or
+// "3 other documents: Deployment (2), no kind (1)".
+func documentsOf(skipped map[string]int) string {
+	n := 0
+	for _, c := range skipped {
+		n += c
+	}
+	if n == 0 {
+		return "no document"
+	}
+	return countOf(n, "other document") + ": " + countsOf(skipped)
+}
+
+// countsOf lists counts by name, sorted: "Deployment (2), no kind (1)".
+func countsOf(m map[string]int) string {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for i, k := range names {
+		names[i] = fmt.Sprintf("%s (%d)", k, m[k])
+	}
+	return strings.Join(names, ", ")
+}
+
+func countOf(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // FromObjects takes CRDs read from an API server, as cluster mode lists them.
@@ -186,29 +241,38 @@ func FromObjects(origin string, defs []apiextensionsv1.CustomResourceDefinition)
 }
 
 // parseCRDs decodes the CustomResourceDefinitions of a multi-document YAML or JSON
-// stream, skipping documents of other kinds.
-func parseCRDs(data []byte) ([]*apiextensionsv1.CustomResourceDefinition, error) {
+// stream, skipping documents of other kinds; skipped names each one's kind
+// ("no kind" for one without, such as a kustomization.yaml), for FromDir to say
+// what it found when it found no Gateway API CRD.
+func parseCRDs(data []byte) (out []*apiextensionsv1.CustomResourceDefinition, skipped []string, err error) {
 	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
-	var out []*apiextensionsv1.CustomResourceDefinition
 	for {
 		var doc json.RawMessage
 		err := dec.Decode(&doc)
 		if errors.Is(err, io.EOF) {
-			return out, nil
+			return out, skipped, nil
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
+		}
+		if len(bytes.TrimSpace(doc)) == 0 || bytes.Equal(bytes.TrimSpace(doc), []byte("null")) {
+			continue // an empty document, between two "---"
 		}
 		var head struct{ APIVersion, Kind string }
 		if err := json.Unmarshal(doc, &head); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if head.Kind != "CustomResourceDefinition" || head.APIVersion != apiextensionsv1.SchemeGroupVersion.String() {
+			kind := head.Kind
+			if kind == "" {
+				kind = "no kind"
+			}
+			skipped = append(skipped, kind)
 			continue
 		}
 		crd := new(apiextensionsv1.CustomResourceDefinition)
 		if err := json.Unmarshal(doc, crd); err != nil {
-			return nil, fmt.Errorf("CustomResourceDefinition: %w", err)
+			return nil, nil, fmt.Errorf("CustomResourceDefinition: %w", err)
 		}
 		out = append(out, crd)
 	}

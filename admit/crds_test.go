@@ -122,6 +122,40 @@ func TestFromDir(t *testing.T) {
 	if _, err := admit.FromDir(t.TempDir()); err == nil || !strings.Contains(err.Error(), "no CustomResourceDefinition") {
 		t.Errorf("an empty directory: %v", err)
 	}
+	// The wrong directory: what it holds instead is said, so the user sees
+	// what was read.
+	manifests := t.TempDir()
+	if err := os.WriteFile(filepath.Join(manifests, "app.yaml"), []byte("apiVersion: v1\nkind: Service\nmetadata: {name: web}\n---\nresources: [app.yaml]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := admit.FromDir(manifests); err == nil || !strings.Contains(err.Error(), "no CustomResourceDefinition in "+manifests+" (1 YAML or JSON file, 2 other documents: Service (1), no kind (1))") {
+		t.Errorf("a directory of manifests: %v", err)
+	}
+	// CRDs, but none of Gateway API: every object would go unchecked.
+	others := t.TempDir()
+	certificates := `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: certificates.cert-manager.io}
+spec:
+  group: cert-manager.io
+  names: {kind: Certificate, plural: certificates}
+  scope: Namespaced
+  versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}]
+`
+	if err := os.WriteFile(filepath.Join(others, "certificates.yaml"), []byte(certificates), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := admit.FromDir(others); err == nil || !strings.Contains(err.Error(), "no Gateway API CustomResourceDefinition in "+others+" (1 CRD of other groups: cert-manager.io (1))") {
+		t.Errorf("a directory of other CRDs: %v", err)
+	}
+	// Beside a Gateway API CRD, another group's is kept (it validates nothing
+	// the tool loads).
+	if err := os.WriteFile(filepath.Join(others, "gateways.yaml"), mustRead(t, filepath.Join(src, "gateway.networking.k8s.io_gateways.yaml")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := admit.FromDir(others); err != nil {
+		t.Errorf("a Gateway API CRD beside another group's: %v", err)
+	}
 	bad := t.TempDir()
 	if err := os.WriteFile(filepath.Join(bad, "crd.yaml"), []byte("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec: [\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -183,4 +217,13 @@ func TestBuiltinHeadersAreTheDefinitions(t *testing.T) {
 			}
 		}
 	}
+}
+
+func mustRead(t *testing.T, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
