@@ -38,9 +38,12 @@ func TestClusterDiff(t *testing.T) {
 		t.Fatalf("exit %d, want 1 (a takeover)\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	var rep struct {
-		Base, Head struct{ From string }
-		Summary    struct{ Kinds map[string]int }
-		Hostnames  []struct {
+		Base, Head struct {
+			From      string
+			Admission struct{ CRDs string }
+		}
+		Summary   struct{ Kinds map[string]int }
+		Hostnames []struct {
 			Hostname string
 			Port     int
 			Changes  []struct {
@@ -55,6 +58,11 @@ func TestClusterDiff(t *testing.T) {
 	}
 	if rep.Base.From != "cluster" || rep.Head.From != "cluster+files" {
 		t.Errorf("base from %q, head from %q; want cluster, cluster+files", rep.Base.From, rep.Head.From)
+	}
+	// Each side names the CRDs it was held to: the base's are the cluster's,
+	// the files' the built-in ones.
+	if !strings.HasSuffix(rep.Base.Admission.CRDs, ", from the cluster") || !strings.HasSuffix(rep.Head.Admission.CRDs, ", built in") {
+		t.Errorf("base admission %q, head admission %q; want the cluster's CRDs and the built-in ones", rep.Base.Admission.CRDs, rep.Head.Admission.CRDs)
 	}
 	// What the golden case finds comparing the two files.
 	want := map[string]int{"Takeover": 2, "BackendsChanged": 2, "RouteAccepted": 1, "DNSRecordAdded": 1, "CertificateNameAdded": 1}
@@ -72,6 +80,10 @@ func TestClusterDiff(t *testing.T) {
 	same := gwtls(t, "", nil, "diff", "-f", "testdata/diff/takeover/base.yaml", "--kubeconfig", env.admin, "--now", clusterNow)
 	if same.code != 0 || !strings.Contains(same.stdout, "No change in what is served") {
 		t.Errorf("applying what the cluster holds: exit %d, want 0 and no change\n%s%s", same.code, same.stdout, same.stderr)
+	}
+	// Other CRDs on each side: the table names each side's.
+	if !strings.Contains(same.stdout, "\nbase admission: "+rep.Base.Admission.CRDs+"; 0 objects refused\nhead admission: "+rep.Head.Admission.CRDs+"; 0 objects refused\n") {
+		t.Errorf("the table does not name each side's CRDs:\n%s", same.stdout)
 	}
 }
 
