@@ -206,6 +206,22 @@ func TestDiffBaseRef(t *testing.T) {
 	if b1, _ := json.Marshal(rep.Summary.Kinds); string(b1) != mustJSON(t, fromFiles.Summary.Kinds) {
 		t.Errorf("--base-ref found %s, --base %s", b1, mustJSON(t, fromFiles.Summary.Kinds))
 	}
+
+	// --crds holds the revision's objects to the same CRDs as head's.
+	crds, err := filepath.Abs("../" + v170Standard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held := runIn(t, repo, nil, "kubectl-gwtls diff --base-ref origin/main -f deploy/ -o json --now "+diffNow+" --crds "+crds)
+	var sides struct {
+		Base, Head struct{ Admission struct{ CRDs string } }
+	}
+	if err := json.Unmarshal([]byte(held.stdout), &sides); err != nil {
+		t.Fatalf("--crds: not JSON: %v\n%s%s", err, held.stdout, held.stderr)
+	}
+	if want := "Gateway API v1.7.0 standard channel, from " + crds; sides.Base.Admission.CRDs != want || sides.Head.Admission.CRDs != want {
+		t.Errorf("--base-ref with --crds: base held to %q, head to %q; want both %q", sides.Base.Admission.CRDs, sides.Head.Admission.CRDs, want)
+	}
 }
 
 func mustJSON(t *testing.T, v any) string {
