@@ -173,7 +173,7 @@ func FromDir(dir string) (CRDs, error) {
 		}
 		for _, def := range defs {
 			crds.crds = append(crds.crds, eager(def))
-			gatewayAPI = gatewayAPI || gatewayAPIGroups[def.Spec.Group]
+			gatewayAPI = gatewayAPI || IsGatewayAPIGroup(def.Spec.Group)
 		}
 		for _, k := range others {
 			skipped[k]++
@@ -193,9 +193,12 @@ func FromDir(dir string) (CRDs, error) {
 	return crds, nil
 }
 
-// gatewayAPIGroups are the API groups of Gateway API's CRDs (the x-k8s.io
-// group holds experimental kinds such as XListenerSet).
-var gatewayAPIGroups = map[string]bool{"gateway.networking.k8s.io": true, "gateway.networking.x-k8s.io": true}
+// IsGatewayAPIGroup reports whether group is one of Gateway API's CRDs' API
+// groups (the x-k8s.io group holds experimental kinds such as XListenerSet):
+// what a cluster enforces on their objects is what those CRDs say.
+func IsGatewayAPIGroup(group string) bool {
+	return group == "gateway.networking.k8s.io" || group == "gateway.networking.x-k8s.io"
+}
 
 // documentsOf says what a directory held besides CRDs: "no document", or
 // "3 other documents: Deployment (2), no kind (1)".

@@ -17,10 +17,6 @@ import (
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
 
-// crdGroups are the groups whose CRDs hold the Gateway API's objects: what a
-// cluster's API server enforces on them is what those CRDs say.
-var crdGroups = []string{gatewayGroup, "gateway.networking.x-k8s.io"}
-
 // crdResource names the CustomResourceDefinitions in RBAC's terms, for a
 // message.
 const crdResource = "customresourcedefinitions.apiextensions.k8s.io"
@@ -105,7 +101,7 @@ func clusterCRD(ctx context.Context, rc *rest.RESTClient, name string) (*apiexte
 func clusterCRDs(ctx context.Context, rc *rest.RESTClient, served map[schema.GroupVersionResource]bool) (crds []apiextensionsv1.CustomResourceDefinition, forbidden, err error) {
 	names := map[string]bool{}
 	for gvr := range served {
-		if !strings.Contains(gvr.Resource, "/") && (gvr.Group == crdGroups[0] || gvr.Group == crdGroups[1]) {
+		if !strings.Contains(gvr.Resource, "/") && admit.IsGatewayAPIGroup(gvr.Group) {
 			names[gvr.Resource+"."+gvr.Group] = true
 		}
 	}

@@ -25,12 +25,13 @@ const listChunk = 64
 // in order that fails, that item's error alone, its place in the List named.
 // Chunks of items are decoded on every core, each into a decoded of its own.
 func decodeItems(src model.Source, kind string, items []json.RawMessage, defaultNamespace string, adm *admission, out *decoded) {
-	workers := min(runtime.GOMAXPROCS(0), (len(items)+listChunk-1)/listChunk)
+	chunks := (len(items) + listChunk - 1) / listChunk
+	workers := min(runtime.GOMAXPROCS(0), chunks)
 	if workers < 2 {
 		decodeItemRange(src, kind, items, 0, defaultNamespace, adm, out)
 		return
 	}
-	parts := make([]decoded, (len(items)+listChunk-1)/listChunk)
+	parts := make([]decoded, chunks)
 	var next atomic.Int64
 	// failed is the first chunk known to fail: a chunk after it cannot
 	// change the outcome, and is skipped.

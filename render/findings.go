@@ -87,10 +87,16 @@ func WriteAdmission(w io.Writer, a *Admission, st Style) error {
 // stream that is not one object, or is meant for kubectl apply, where a field
 // would change the contract: "# admission: ...".
 func WriteAdmissionComment(w io.Writer, a *Admission) error {
+	return writeAdmissionComment(w, "#", a)
+}
+
+// writeAdmissionComment writes the line as a comment that opens with marker
+// ("#" in YAML, "//" in DOT, "%%" in Mermaid); nothing when a is nil.
+func writeAdmissionComment(w io.Writer, marker string, a *Admission) error {
 	if a == nil {
 		return nil
 	}
-	_, err := fmt.Fprintf(w, "# admission: %s\n", TerminalText(a.String()))
+	_, err := fmt.Fprintf(w, "%s admission: %s\n", marker, TerminalText(a.String()))
 	return err
 }
 

@@ -370,9 +370,7 @@ func graphRouteStatus(r *analyze.RouteResult) (string, bool) {
 func (g Graph) DOT(w io.Writer) error {
 	// Written as it is built: a graph of 100k routes is tens of megabytes.
 	b := bufio.NewWriterSize(w, 64<<10)
-	if g.Admission != nil {
-		fmt.Fprintf(b, "// admission: %s\n", TerminalText(g.Admission.String()))
-	}
+	writeAdmissionComment(b, "//", g.Admission) // b's error is Flush's
 	b.WriteString("digraph gwtls {\n")
 	b.WriteString("  rankdir=LR;\n")
 	b.WriteString("  node [fontname=\"Helvetica\", fontsize=10];\n")
@@ -443,9 +441,7 @@ func (g Graph) Mermaid(w io.Writer) error {
 	b := bufio.NewWriterSize(w, 64<<10)
 	b.WriteString("flowchart LR\n")
 	// After the diagram's type, where every Mermaid version takes a comment.
-	if g.Admission != nil {
-		fmt.Fprintf(b, "%%%% admission: %s\n", TerminalText(g.Admission.String()))
-	}
+	writeAdmissionComment(b, "%%", g.Admission)
 	var bad []string
 	for _, n := range g.Nodes {
 		label := mermaidText(n.Lines...)

@@ -60,7 +60,7 @@ func PlanTable(w io.Writer, p analyze.Plan, st Style) error {
 // PlanJSON writes the plan: {"dns":[...],"certificates":[...],"admission":{...}},
 // admission saying which CRDs the objects were held to (omitted when nil).
 func PlanJSON(w io.Writer, p analyze.Plan, adm *Admission) error {
-	b, err := json.MarshalIndent(withAdmission(p, adm), "", "  ")
+	b, err := json.MarshalIndent(planWithAdmission{p, adm}, "", "  ")
 	if err != nil {
 		return err
 	}
@@ -70,7 +70,7 @@ func PlanJSON(w io.Writer, p analyze.Plan, adm *Admission) error {
 
 // PlanYAML writes the plan as YAML, as PlanJSON.
 func PlanYAML(w io.Writer, p analyze.Plan, adm *Admission) error {
-	b, err := yaml.Marshal(withAdmission(p, adm))
+	b, err := yaml.Marshal(planWithAdmission{p, adm})
 	if err != nil {
 		return err
 	}
@@ -82,10 +82,6 @@ func PlanYAML(w io.Writer, p analyze.Plan, adm *Admission) error {
 type planWithAdmission struct {
 	analyze.Plan
 	Admission *Admission `json:"admission,omitempty"`
-}
-
-func withAdmission(p analyze.Plan, adm *Admission) planWithAdmission {
-	return planWithAdmission{p, adm}
 }
 
 // DNSEndpoints writes one external-dns DNSEndpoint (externaldns.k8s.io/v1alpha1)
