@@ -5,9 +5,9 @@ import (
 	"sync"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/fastunstructured"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
 
@@ -86,7 +86,7 @@ const ingressGroup = "networking.k8s.io"
 type source struct {
 	js []byte
 	// obj is read, never changed: it may share values with the Admitter's
-	// memos (admit.Admitter.AdmitReadOnly). FromUnstructured copies what it
+	// memos (admit.Admitter.AdmitReadOnly). Its conversion copies what it
 	// reads into the Go value.
 	obj map[string]any
 	// defaults, when set, applies the CRD's defaults to the object decoded
@@ -95,10 +95,12 @@ type source struct {
 }
 
 // into decodes the object into v. The admitted object is converted without a
-// round trip through JSON: that would cost more than the decoding it replaces.
+// round trip through JSON, which would cost more than the decoding it
+// replaces, and as apimachinery's runtime.DefaultUnstructuredConverter
+// converts it.
 func (s source) into(v any) error {
 	if s.obj != nil {
-		return runtime.DefaultUnstructuredConverter.FromUnstructured(s.obj, v)
+		return fromUnstructured(s.obj, v)
 	}
 	if err := json.Unmarshal(s.js, v); err != nil {
 		return err
@@ -108,6 +110,10 @@ func (s source) into(v any) error {
 	}
 	return nil
 }
+
+// fromUnstructured converts an admitted object to its Go type: a test holds
+// it to apimachinery's converter.
+var fromUnstructured = fastunstructured.FromUnstructured
 
 type groupKind struct{ group, kind string }
 
