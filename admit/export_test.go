@@ -190,3 +190,37 @@ func (n *fastNode) compiledRules() *compiledRules {
 	}
 	return n.rules.get()
 }
+
+// IsIPAgrees evaluates isIP(s) with the rule closures' native isIP and with
+// the rule's cel-go program (the Kubernetes library's function), on the
+// TLSRoute's hostnames rule `self.all(h, !isIP(h))`.
+func IsIPAgrees(a *Admitter, s string) (closure, program bool, err error) {
+	compile, err := a.kinds[GroupKindFor("TLSRoute")].version("v1")
+	if err != nil || compile == nil {
+		return false, false, fmt.Errorf("TLSRoute v1: %v", err)
+	}
+	v, err := compile()
+	if err != nil || v.shortcut == nil {
+		return false, false, fmt.Errorf("TLSRoute v1 has no shortcut: %v", err)
+	}
+	n := v.shortcut.root.properties["spec"].properties["hostnames"].compiledRules()
+	for i, text := range n.texts {
+		if text != "self.all(h, !isIP(h))" {
+			continue
+		}
+		if n.fast[i] == nil {
+			return false, false, fmt.Errorf("rule %q has no closure", text)
+		}
+		list := []any{s}
+		holds, _, ok := n.fast[i].holds(list, n.adaptor)
+		if !ok {
+			return false, false, fmt.Errorf("the closure of %q cannot tell %q", text, s)
+		}
+		result, _, err := n.rules[i].Program.ContextEval(context.Background(), &selfActivation{self: common.UnstructuredToVal(list, n.adaptor)})
+		if err != nil {
+			return false, false, err
+		}
+		return !holds, result != types.True, nil
+	}
+	return false, false, fmt.Errorf("no isIP rule on the TLSRoute's hostnames")
+}
