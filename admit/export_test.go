@@ -87,9 +87,15 @@ func Remembered(a *Admitter) int {
 				}
 			}
 		}
-		sc.metaMemo.mu.RLock()
-		n += len(sc.metaMemo.namespaces) + len(sc.metaMemo.labels) + len(sc.metaMemo.annotations)
-		sc.metaMemo.mu.RUnlock()
+		for _, m := range []*checkMemo{&sc.metaMemo.namespaces, &sc.metaMemo.labels, &sc.metaMemo.annotations} {
+			if slots := m.slots.Load(); slots != nil {
+				for i := range slots {
+					if slots[i].Load() != nil {
+						n++
+					}
+				}
+			}
+		}
 	}
 	if a.standard != nil {
 		n += Remembered(a.standard)
