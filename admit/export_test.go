@@ -197,6 +197,27 @@ func (n *fastNode) compiledRules() *compiledRules {
 	return n.rules.get()
 }
 
+// StandardShortcutAdmits reports whether the shortcut of the standard
+// channel's version serving apiVersion and kind, in the experimental
+// Admitter a (the check-only one of admitWith), shows raw admitted, by a
+// walk that only checks or by one that makes the whole object; ok is false
+// when that version has no shortcut. A caller compares the two walks in two
+// Admitters: they share the shortcut's memos.
+func StandardShortcutAdmits(a *Admitter, apiVersion, kind string, raw []byte, checkOnly bool) (admitted, ok bool) {
+	if a.standard == nil {
+		return false, false
+	}
+	sv, _ := a.standard.served(apiVersion, kind)
+	if sv == nil || sv.shortcut == nil {
+		return false, false
+	}
+	if !sv.shortcut.checkOnly {
+		panic("the standard channel's shortcut makes objects")
+	}
+	_, admitted = sv.shortcut.walk(&walk{r: jsonReader{b: raw}, shared: true, checkOnly: checkOnly})
+	return admitted, true
+}
+
 // IsIPAgrees evaluates isIP(s) with the rule closures' native isIP and with
 // the rule's cel-go program (the Kubernetes library's function), on the
 // TLSRoute's hostnames rule `self.all(h, !isIP(h))`.
