@@ -27,9 +27,12 @@
 // against the rules' programs, and their cost bound), TestCELProverAgreesWithValidator
 // and FuzzCELProver, TestShortcutKeepsTheCostBudget (memoized values keep
 // the per-object CEL budget), TestLazyRulesAreTheEagerOnes (the rules
-// compiled on first use are those the validator compiles), and
-// FuzzDNSMatchers (the DNS name checks against the regexps they stand for);
-// e2e's TestClusterAdmission holds both paths to a real kube-apiserver.
+// compiled on first use are those the validator compiles),
+// FuzzDNSMatchers (the DNS name checks against the regexps they stand for),
+// TestCheckOnlyWalkIsTheFullWalk and FuzzCheckOnlyWalk (the standard
+// channel's check, which makes no object, against a walk that does), and
+// TestIsIPIsTheLibrarys and FuzzIsIP; e2e's TestClusterAdmission holds both
+// paths to a real kube-apiserver.
 package admit
 
 import (
