@@ -27,9 +27,12 @@
 // against the rules' programs, and their cost bound), TestCELProverAgreesWithValidator
 // and FuzzCELProver, TestShortcutKeepsTheCostBudget (memoized values keep
 // the per-object CEL budget), TestLazyRulesAreTheEagerOnes (the rules
-// compiled on first use are those the validator compiles), and
-// FuzzDNSMatchers (the DNS name checks against the regexps they stand for);
-// e2e's TestClusterAdmission holds both paths to a real kube-apiserver.
+// compiled on first use are those the validator compiles),
+// FuzzDNSMatchers (the DNS name checks against the regexps they stand for),
+// TestCheckOnlyWalkIsTheFullWalk and FuzzCheckOnlyWalk (the standard
+// channel's check, which makes no object, against a walk that does), and
+// TestIsIPIsTheLibrarys and FuzzIsIP; e2e's TestClusterAdmission holds both
+// paths to a real kube-apiserver.
 package admit
 
 import (
@@ -42,7 +45,6 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	k8sschema "k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -55,6 +57,9 @@ type Admitter struct {
 	kinds    map[k8sschema.GroupKind]*kindCRD
 	groups   map[string]bool
 	standard *Admitter // see CRDs.standard
+	// checkOnly: the Admitter is another's standard, whose verdicts only
+	// say whether it admits (its shortcuts make no object: shortcut.checkOnly).
+	checkOnly bool
 
 	// mu guards holds and compiled.
 	mu sync.Mutex
@@ -120,7 +125,7 @@ func New(crds CRDs) (*Admitter, error) {
 		if prev, dup := a.kinds[gk]; dup {
 			return nil, fmt.Errorf("CRDs %q and %q (%s) both define %s: keep one", prev.crd.header.Metadata.Name, h.Metadata.Name, crds.Origin, gk)
 		}
-		a.kinds[gk] = newKindCRD(c, crds.Origin, a.noteCompiled)
+		a.kinds[gk] = newKindCRD(c, crds.Origin, a.adopt)
 		a.groups[gk.Group] = true
 	}
 	if crds.standard != nil {
@@ -128,13 +133,19 @@ func New(crds CRDs) (*Admitter, error) {
 		if err != nil {
 			return nil, err
 		}
+		// Before any of its versions is compiled (adopt).
+		std.checkOnly = true
 		a.standard = std
 	}
 	return a, nil
 }
 
-// noteCompiled records a compiled version, for Release.
-func (a *Admitter) noteCompiled(sv *servedVersion) {
+// adopt takes a version just compiled, before it is used: it records it,
+// for Release, and makes its shortcut check only when the Admitter is.
+func (a *Admitter) adopt(sv *servedVersion) {
+	if sv.shortcut != nil {
+		sv.shortcut.checkOnly = a.checkOnly
+	}
 	a.mu.Lock()
 	a.compiled = append(a.compiled, sv)
 	a.mu.Unlock()
@@ -309,14 +320,23 @@ type admitMode struct {
 func (a *Admitter) admitWith(apiVersion, kind string, raw []byte, m admitMode) Verdict {
 	var rec *twinRecord
 	if m.shortcuts && a.standard != nil {
-		rec = &twinRecord{}
+		rec = newTwinRecord()
 	}
 	v := a.admit(apiVersion, kind, raw, m, rec)
 	if a.standard == nil {
 		return v
 	}
-	if v.Admitted && rec != nil && rec.version != nil && a.standard.admitsAlike(apiVersion, kind, raw, rec, m.shared) {
-		return v
+	if v.Admitted && rec != nil && rec.version != nil {
+		std, refusal, known := rec.version.twins.standard(a.standard, apiVersion, kind)
+		switch {
+		case known && std == nil:
+			// The standard channel serves no such version: it refuses every
+			// object of it alike.
+			v.Standard = &Refusal{Reason: refusal.Reason, Errors: refusal.Errors}
+			return v
+		case known && a.standard.admitsAlike(std, raw, rec, m.shared):
+			return v
+		}
 	}
 	// The standard channel's object is not handed out: its values may be
 	// shared.
@@ -329,28 +349,16 @@ func (a *Admitter) admitWith(apiVersion, kind string, raw []byte, m admitMode) V
 	return v
 }
 
-// admitsAlike reports whether the standard channel's shortcut shows admitted
-// an object that the experimental channel's shortcut has shown admitted,
-// taking from rec what that found where the channels' schemas are the same;
-// shared says that walk's values are only read (see walk.shared).
-func (a *Admitter) admitsAlike(apiVersion, kind string, raw []byte, rec *twinRecord, shared bool) (alike bool) {
+// admitsAlike reports whether the standard channel's shortcut of version std
+// shows admitted an object that the experimental channel's shortcut has shown
+// admitted, taking from rec what that found where the channels' schemas are
+// the same; shared says that walk's values are only read (see walk.shared).
+func (a *Admitter) admitsAlike(std *servedVersion, raw []byte, rec *twinRecord, shared bool) (alike bool) {
 	defer func() {
 		if recover() != nil {
 			alike = false // the API server's code answers
 		}
 	}()
-	gv, err := k8sschema.ParseGroupVersion(apiVersion)
-	if err != nil {
-		return false
-	}
-	compile, err := a.kinds[gv.WithKind(kind).GroupKind()].version(gv.Version)
-	if err != nil || compile == nil {
-		return false
-	}
-	std, err := compile()
-	if err != nil {
-		return false
-	}
 	exp := rec.version
 	exp.twins.link(exp.shortcut, std.shortcut)
 	switch {
@@ -363,6 +371,31 @@ func (a *Admitter) admitsAlike(apiVersion, kind string, raw []byte, rec *twinRec
 	return ok
 }
 
+// served returns the version that serves apiVersion and kind, compiled, or
+// the API server's answer to every object sent to it when none does.
+func (a *Admitter) served(apiVersion, kind string) (*servedVersion, Verdict) {
+	gv, err := k8sschema.ParseGroupVersion(apiVersion)
+	if err != nil {
+		return nil, refused(fmt.Sprintf("apiVersion %q: %v", apiVersion, err))
+	}
+	gvk := gv.WithKind(kind)
+	compiled, err := a.kinds[gvk.GroupKind()].version(gv.Version)
+	if err != nil {
+		// The API server would not serve the kind at all.
+		return nil, refused(err.Error())
+	}
+	if compiled == nil {
+		// kubectl finds no resource to send it to.
+		return nil, refused((&meta.NoKindMatchError{GroupKind: gvk.GroupKind(), SearchedVersions: []string{gv.Version}}).Error())
+	}
+	sv, err := compiled()
+	if err != nil {
+		// The API server would not serve this version at all.
+		return nil, refused(err.Error())
+	}
+	return sv, Verdict{}
+}
+
 func (a *Admitter) admit(apiVersion, kind string, raw []byte, m admitMode, rec *twinRecord) (v Verdict) {
 	defer func() {
 		// The API server answers a request that panics with 500 Internal Error
@@ -371,26 +404,11 @@ func (a *Admitter) admit(apiVersion, kind string, raw []byte, m admitMode, rec *
 			v = refused(fmt.Sprintf("%s: %v", internalError, r))
 		}
 	}()
-	gv, err := k8sschema.ParseGroupVersion(apiVersion)
-	if err != nil {
-		return refused(fmt.Sprintf("apiVersion %q: %v", apiVersion, err))
+	sv, unserved := a.served(apiVersion, kind)
+	if sv == nil {
+		return unserved
 	}
-	gvk := gv.WithKind(kind)
-	compiled, err := a.kinds[gvk.GroupKind()].version(gv.Version)
-	if err != nil {
-		// The API server would not serve the kind at all.
-		return refused(err.Error())
-	}
-	if compiled == nil {
-		// kubectl finds no resource to send it to.
-		return refused((&meta.NoKindMatchError{GroupKind: gvk.GroupKind(), SearchedVersions: []string{gv.Version}}).Error())
-	}
-	sv, err := compiled()
-	if err != nil {
-		// The API server would not serve this version at all.
-		return refused(err.Error())
-	}
-	var obj *unstructured.Unstructured
+	var obj map[string]any
 	var rej *rejection
 	if m.shortcuts {
 		obj, rej = sv.create(raw, rec, m.shared)
@@ -398,17 +416,17 @@ func (a *Admitter) admit(apiVersion, kind string, raw []byte, m admitMode, rec *
 		obj, rej = sv.createSlowly(raw)
 	}
 	if rej == nil {
-		return Verdict{Admitted: true, Object: obj.Object}
+		return Verdict{Admitted: true, Object: obj}
 	}
 	if rej.errs != nil {
 		return Verdict{Refusal: Refusal{
-			Reason: apierrors.NewInvalid(gvk.GroupKind(), rej.name, rej.errs).Error(),
+			Reason: apierrors.NewInvalid(sv.gvk.GroupKind(), rej.name, rej.errs).Error(),
 			Errors: fieldErrors(rej.errs),
 		}}
 	}
 	return Verdict{Refusal: Refusal{
 		// The create handler's transformDecodeError.
-		Reason: apierrors.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", kind, gv.Version, kind, rej.badReq)).Error(),
+		Reason: apierrors.NewBadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: %v", kind, sv.gvk.Version, kind, rej.badReq)).Error(),
 		Errors: rej.badFields,
 	}}
 }

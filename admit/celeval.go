@@ -2,6 +2,7 @@ package admit
 
 import (
 	"math"
+	"net/netip"
 	"regexp"
 	"strings"
 	"sync"
@@ -834,6 +835,16 @@ func nativeOp(id, fn string, args []ast.Expr) callOp {
 			}
 			return boolVal(x >= y), true
 		}
+	case "is_ip":
+		// The Kubernetes library's isIP (library.parseIPAddr), without the
+		// error text it formats for every string that is not an address.
+		return func(a []cval) (cval, bool) {
+			if a[0].kind != vString {
+				return cval{}, false
+			}
+			addr, err := netip.ParseAddr(a[0].str)
+			return boolVal(err == nil && addr.Zone() == "" && !addr.Is4In6()), true
+		}
 	case overloads.SizeString, overloads.SizeStringInst:
 		return func(a []cval) (cval, bool) {
 			return cval{kind: vInt, num: int64(utf8.RuneCountInString(a[0].str))}, a[0].kind == vString
@@ -874,8 +885,12 @@ func nativeOp(id, fn string, args []ast.Expr) callOp {
 		if err != nil {
 			return nil
 		}
+		match := re.MatchString
+		if m := dnsMatcher(string(s)); m != nil {
+			match = m // what the regexp matches, without it (FuzzDNSMatchers)
+		}
 		return func(a []cval) (cval, bool) {
-			return boolVal(re.MatchString(a[0].str)), a[0].kind == vString
+			return boolVal(match(a[0].str)), a[0].kind == vString
 		}
 	}
 	return nil

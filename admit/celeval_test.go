@@ -64,3 +64,44 @@ func FuzzFastRules(f *testing.F) {
 		}
 	})
 }
+
+// The CEL closures' isIP is the Kubernetes library's: an IPv4 or IPv6
+// address, without a zone, not an IPv4-mapped IPv6 address.
+func TestIsIPIsTheLibrarys(t *testing.T) {
+	a := freshAdmitter(t, admit.Experimental)
+	for _, s := range isIPCases {
+		closure, program, err := admit.IsIPAgrees(a, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if closure != program {
+			t.Errorf("isIP(%q): the closure says %v, the library %v", s, closure, program)
+		}
+	}
+}
+
+var isIPCases = []string{
+	"", "1.2.3.4", "255.255.255.255", "256.1.1.1", "1.2.3", "1.2.3.4.5", "01.2.3.4", "1.2.3.04", " 1.2.3.4", "1.2.3.4 ",
+	"::", "::1", "fe80::1", "fe80::1%eth0", "::ffff:1.2.3.4", "::ffff:102:304", "1:2:3:4:5:6:7:8", "1:2:3:4:5:6:7:8:9",
+	"[::1]", "2001:db8::/32", "1.2.3.4/8", "a.example.com", "*.example.com", "localhost", "0x7f.0.0.1", "1e1.2.3.4",
+	"::1.2.3.4", "64:ff9b::1.2.3.4", "FE80::A", "1.2.3.4%0",
+}
+
+// FuzzIsIP holds the closures' isIP to the library's on any string.
+//
+//	go test -fuzz FuzzIsIP -fuzztime 60s ./admit
+func FuzzIsIP(f *testing.F) {
+	for _, s := range isIPCases {
+		f.Add(s)
+	}
+	a := freshAdmitter(f, admit.Experimental)
+	f.Fuzz(func(t *testing.T, s string) {
+		closure, program, err := admit.IsIPAgrees(a, s)
+		if err != nil {
+			t.Skip(err) // a string the closure leaves to the program
+		}
+		if closure != program {
+			t.Errorf("isIP(%q): the closure says %v, the library %v", s, closure, program)
+		}
+	})
+}

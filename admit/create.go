@@ -141,20 +141,20 @@ var strictJSON = json.NewSerializerWithOptions(json.DefaultMetaFactory, nil, crd
 // rec is nil but in an Admitter of the experimental channel, where the
 // shortcut records in it what the standard channel's shares; shared says the
 // caller only reads the object (Admitter.AdmitReadOnly).
-func (v *servedVersion) create(raw []byte, rec *twinRecord, shared bool) (*unstructured.Unstructured, *rejection) {
+func (v *servedVersion) create(raw []byte, rec *twinRecord, shared bool) (map[string]any, *rejection) {
 	if v.shortcut != nil {
 		if obj, ok := v.shortcut.admit(raw, rec, nil, shared); ok {
 			if rec != nil {
 				rec.version = v
 			}
-			return &unstructured.Unstructured{Object: obj}, nil
+			return obj, nil
 		}
 	}
 	return v.createSlowly(raw)
 }
 
 // createSlowly is create with the API server's code alone.
-func (v *servedVersion) createSlowly(raw []byte) (*unstructured.Unstructured, *rejection) {
+func (v *servedVersion) createSlowly(raw []byte) (map[string]any, *rejection) {
 	u, rej := v.decode(raw)
 	if rej != nil {
 		return nil, rej
@@ -162,7 +162,7 @@ func (v *servedVersion) createSlowly(raw []byte) (*unstructured.Unstructured, *r
 	if name, errs := v.validate(u); len(errs) > 0 {
 		return nil, &rejection{errs: errs, name: name}
 	}
-	return u, nil
+	return u.Object, nil
 }
 
 // rejection is why the API server refuses an object: field errors (HTTP 422

@@ -16,8 +16,10 @@ const subdomainPattern = `^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a
 
 // dnsPatterns are the patterns dnsMatcher matches without the regexp package.
 var dnsPatterns = map[string]func(string) bool{
-	subdomainPattern:         isSubdomain,
-	`^$|` + subdomainPattern: func(s string) bool { return s == "" || isSubdomain(s) },
+	subdomainPattern: isSubdomain,
+	// The same, grouped, as the TLSRoute hostnames' CEL rule spells it.
+	`^(` + subdomainPattern[1:len(subdomainPattern)-1] + `)$`: isSubdomain,
+	`^$|` + subdomainPattern:                                  func(s string) bool { return s == "" || isSubdomain(s) },
 	// A subdomain cannot start with '*': the optional prefix is there or
 	// not, never both.
 	`^(\*\.)?` + subdomainPattern[1:]: func(s string) bool { return isSubdomain(strings.TrimPrefix(s, "*.")) },

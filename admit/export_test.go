@@ -87,9 +87,15 @@ func Remembered(a *Admitter) int {
 				}
 			}
 		}
-		sc.metaMemo.mu.RLock()
-		n += len(sc.metaMemo.namespaces) + len(sc.metaMemo.labels) + len(sc.metaMemo.annotations)
-		sc.metaMemo.mu.RUnlock()
+		for _, m := range []*checkMemo{&sc.metaMemo.namespaces, &sc.metaMemo.labels, &sc.metaMemo.annotations} {
+			if slots := m.slots.Load(); slots != nil {
+				for i := range slots {
+					if slots[i].Load() != nil {
+						n++
+					}
+				}
+			}
+		}
 	}
 	if a.standard != nil {
 		n += Remembered(a.standard)
@@ -189,4 +195,59 @@ func (n *fastNode) compiledRules() *compiledRules {
 		return &compiledRules{proves: true}
 	}
 	return n.rules.get()
+}
+
+// StandardShortcutAdmits reports whether the shortcut of the standard
+// channel's version serving apiVersion and kind, in the experimental
+// Admitter a (the check-only one of admitWith), shows raw admitted, by a
+// walk that only checks or by one that makes the whole object; ok is false
+// when that version has no shortcut. A caller compares the two walks in two
+// Admitters: they share the shortcut's memos.
+func StandardShortcutAdmits(a *Admitter, apiVersion, kind string, raw []byte, checkOnly bool) (admitted, ok bool) {
+	if a.standard == nil {
+		return false, false
+	}
+	sv, _ := a.standard.served(apiVersion, kind)
+	if sv == nil || sv.shortcut == nil {
+		return false, false
+	}
+	if !sv.shortcut.checkOnly {
+		panic("the standard channel's shortcut makes objects")
+	}
+	_, admitted = sv.shortcut.walk(&walk{r: jsonReader{b: raw}, shared: true, checkOnly: checkOnly})
+	return admitted, true
+}
+
+// IsIPAgrees evaluates isIP(s) with the rule closures' native isIP and with
+// the rule's cel-go program (the Kubernetes library's function), on the
+// TLSRoute's hostnames rule `self.all(h, !isIP(h))`.
+func IsIPAgrees(a *Admitter, s string) (closure, program bool, err error) {
+	compile, err := a.kinds[GroupKindFor("TLSRoute")].version("v1")
+	if err != nil || compile == nil {
+		return false, false, fmt.Errorf("TLSRoute v1: %v", err)
+	}
+	v, err := compile()
+	if err != nil || v.shortcut == nil {
+		return false, false, fmt.Errorf("TLSRoute v1 has no shortcut: %v", err)
+	}
+	n := v.shortcut.root.properties["spec"].properties["hostnames"].compiledRules()
+	for i, text := range n.texts {
+		if text != "self.all(h, !isIP(h))" {
+			continue
+		}
+		if n.fast[i] == nil {
+			return false, false, fmt.Errorf("rule %q has no closure", text)
+		}
+		list := []any{s}
+		holds, _, ok := n.fast[i].holds(list, n.adaptor)
+		if !ok {
+			return false, false, fmt.Errorf("the closure of %q cannot tell %q", text, s)
+		}
+		result, _, err := n.rules[i].Program.ContextEval(context.Background(), &selfActivation{self: common.UnstructuredToVal(list, n.adaptor)})
+		if err != nil {
+			return false, false, err
+		}
+		return !holds, result != types.True, nil
+	}
+	return false, false, fmt.Errorf("no isIP rule on the TLSRoute's hostnames")
 }

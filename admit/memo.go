@@ -138,7 +138,10 @@ func (m *memo) put(h uint64, text []byte, e memoEntry, own bool) {
 		e.value = deepCopyJSON(e.value)
 	}
 	e.hash, e.text = h, string(text)
-	if old := t.entries[slot].Swap(&e); old != nil {
+	// A new entry only here: a text seen once (most texts) allocates none.
+	kept := new(memoEntry)
+	*kept = e
+	if old := t.entries[slot].Swap(kept); old != nil {
 		t.bytes.Add(-int64(len(old.text)))
 	}
 	t.bytes.Add(int64(len(text)))

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"math"
+	"math/bits"
 	"reflect"
 	"regexp"
 	"sort"
@@ -58,6 +59,10 @@ type shortcut struct {
 	rootDefaults []fastDefault
 	rootRequired []string
 	metaMemo     metaMemo
+	// checkOnly: the shortcut only shows objects admitted, and makes no
+	// object for a caller (the standard channel's, in an Admitter of the
+	// experimental channel: see Admitter.standard).
+	checkOnly bool
 	// memos are the memos of the nodes under root, for forget.
 	memos []*memo
 	// apiVersion is the version's group/version, as objects write it.
@@ -82,6 +87,17 @@ type fastNode struct {
 	items      *fastNode
 	defaults   []fastDefault
 	required   []string
+	// bit is the node's bit among its parent's properties (see
+	// propertyBits); requiredBits are the bits of required.
+	bit          uint64
+	requiredBits uint64
+	// propertyBits: the object's properties have a bit each and every
+	// required property is one of them, so that which are present is a
+	// bit set (readObject's duplicate, default and required checks).
+	propertyBits bool
+	// valueRead: a check reads the node's value (see markRead); a walk
+	// that only checks (walk.checkOnly) makes values only for such nodes.
+	valueRead bool
 
 	minProperties, maxProperties *int64
 	minItems, maxItems           *int64
@@ -135,6 +151,7 @@ const (
 // it (defaulted itself), and what validating it costs.
 type fastDefault struct {
 	name  string
+	bit   uint64 // the property's bit, when its parent has propertyBits
 	value any
 	cost  int64
 	ok    bool // the value is valid where it goes
@@ -171,6 +188,7 @@ func newShortcut(v *servedVersion, openAPISchema *spec.Schema) *shortcut {
 		}
 	}
 	sc.rootRequired = root.required
+	root.markRead(false)
 	root.eachMemo(func(m *memo) { sc.memos = append(sc.memos, m) })
 	// The metadata schema may only be a type: ObjectMeta is the API server's
 	// own business (the shortcut does not run the metadata schema).
@@ -200,6 +218,22 @@ func (n *fastNode) eachMemo(f func(*memo)) {
 	}
 	n.additional.eachMemo(f)
 	n.items.eachMemo(f)
+}
+
+// markRead marks the nodes whose values a check reads: those with CEL rules
+// (which read the whole value under them) or kube-openapi's validator, the
+// items of a list whose items must be unique, and every node under them;
+// read says n's parent's value is read.
+func (n *fastNode) markRead(read bool) {
+	if n == nil {
+		return
+	}
+	n.valueRead = read || n.rules != nil || n.openAPI != nil
+	for _, c := range n.properties {
+		c.markRead(n.valueRead)
+	}
+	n.additional.markRead(n.valueRead)
+	n.items.markRead(n.valueRead || n.listSet || n.listMapKeys != nil)
 }
 
 // forget drops what the shortcut's memos remember: they start again empty,
@@ -306,9 +340,22 @@ func compileNodeChecks(s *schema.Structural, o *spec.Schema, prover *proverNode)
 			}
 			child := compileNode(&prop, &op, p)
 			child.name = name
+			if len(names) <= 64 {
+				child.bit = 1 << len(n.properties)
+			}
 			n.properties[name] = child
 			if prop.Default.Object != nil {
-				n.defaults = append(n.defaults, compileDefault(name, &prop, child))
+				d := compileDefault(name, &prop, child)
+				d.bit = child.bit
+				n.defaults = append(n.defaults, d)
+			}
+		}
+		n.propertyBits = len(names) <= 64 && n.additional == nil
+		for _, r := range n.required {
+			if c := n.properties[r]; c != nil {
+				n.requiredBits |= c.bit
+			} else {
+				n.propertyBits = false
 			}
 		}
 		n.memo = newMemo()
@@ -486,6 +533,15 @@ type walk struct {
 	// so are the values the walk it reuses made; it may share the memo's
 	// and the defaults' values, and the memo may keep its values uncopied.
 	shared bool
+	// checkOnly: the walk only shows the object admitted (shortcut.checkOnly):
+	// it makes the values of the nodes whose values a check reads
+	// (fastNode.valueRead) and no others, and its memos remember no others.
+	checkOnly bool
+}
+
+// keeps reports whether the walk makes n's values.
+func (w *walk) keeps(n *fastNode) bool {
+	return !w.checkOnly || n.valueRead
 }
 
 // own is v, or a copy the caller may own when the walk makes an object for
@@ -568,16 +624,23 @@ func (n *fastNode) readValue(w *walk) (any, bool) {
 		var s string
 		if s, ok = w.r.str(); ok {
 			ok = w.status || n.checkString(s)
-			v = s
+			if w.keeps(n) {
+				v = s
+			}
 		}
 	case kindInteger:
 		var i int64
 		if i, ok = w.r.integer(); ok {
 			ok = w.status || (n.minimum == nil || i >= *n.minimum) && (n.maximum == nil || i <= *n.maximum)
-			v = i
+			if w.keeps(n) {
+				v = i
+			}
 		}
 	case kindBoolean:
-		v, ok = w.r.boolean()
+		var b bool
+		if b, ok = w.r.boolean(); ok && w.keeps(n) {
+			v = b
+		}
 	case kindOther:
 		v, ok = w.r.integer()
 	}
@@ -616,24 +679,37 @@ func (n *fastNode) readObject(w *walk) (map[string]any, bool) {
 	if !w.r.consume('{') {
 		return nil, false
 	}
-	m := make(map[string]any, len(n.defaults)+4)
+	// Without propertyBits the map is the set of keys read.
+	var m map[string]any
+	if w.keeps(n) || !n.propertyBits {
+		m = make(map[string]any, len(n.defaults)+4)
+	}
+	var present uint64 // the bits of the properties read, with propertyBits
+	defaulted := 0
 	if !w.r.consume('}') {
 		for {
 			k, child, ok := n.key(&w.r)
 			if !ok || !w.r.consume(':') {
 				return nil, false
 			}
-			if _, dup := m[k]; dup {
-				return nil, false // a strict decoding error
-			}
 			if child == nil {
 				return nil, false // an unknown field
+			}
+			if n.propertyBits {
+				if present&child.bit != 0 {
+					return nil, false // a strict decoding error
+				}
+				present |= child.bit
+			} else if _, dup := m[k]; dup {
+				return nil, false // a strict decoding error
 			}
 			v, ok := child.read(w)
 			if !ok {
 				return nil, false
 			}
-			m[k] = v
+			if m != nil {
+				m[k] = v
+			}
 			if w.r.consume(',') {
 				continue
 			}
@@ -644,31 +720,46 @@ func (n *fastNode) readObject(w *walk) (map[string]any, bool) {
 		}
 	}
 	for _, d := range n.defaults {
-		if _, ok := m[d.name]; !ok {
-			if w.status {
-				m[d.name] = w.own(d.value)
-				continue
-			}
-			if !d.ok {
+		if n.propertyBits && present&d.bit == 0 || !n.propertyBits && !has(m, d.name) {
+			if !w.status && !d.ok {
 				return nil, false
 			}
-			m[d.name] = w.own(d.value)
-			w.cost += d.cost
+			if m != nil {
+				m[d.name] = w.own(d.value)
+			}
+			defaulted++
+			if !w.status {
+				w.cost += d.cost
+			}
 		}
 	}
 	if w.status {
 		return m, true
 	}
-	for _, k := range n.required {
-		if _, ok := m[k]; !ok {
+	if n.propertyBits {
+		if present&n.requiredBits != n.requiredBits {
 			return nil, false
+		}
+	} else {
+		for _, k := range n.required {
+			if !has(m, k) {
+				return nil, false
+			}
 		}
 	}
 	l := int64(len(m))
+	if m == nil {
+		l = int64(bits.OnesCount64(present) + defaulted)
+	}
 	if n.minProperties != nil && l < *n.minProperties || n.maxProperties != nil && l > *n.maxProperties {
 		return nil, false
 	}
 	return m, true
+}
+
+func has(m map[string]any, k string) bool {
+	_, ok := m[k]
+	return ok
 }
 
 // key reads the key of a property of an object of n, and returns it with the
@@ -698,14 +789,21 @@ func (n *fastNode) readArray(w *walk) ([]any, bool) {
 	if !w.r.consume('[') {
 		return nil, false
 	}
-	list := make([]any, 0, 2)
+	var list []any
+	keep := w.keeps(n) || n.listSet || n.listMapKeys != nil
+	if keep {
+		list = make([]any, 0, 2)
+	}
+	items := 0
 	if !w.r.consume(']') {
 		for {
 			v, ok := n.items.read(w)
 			if !ok {
 				return nil, false
 			}
-			list = append(list, v)
+			if items++; keep {
+				list = append(list, v)
+			}
 			if w.r.consume(',') {
 				continue
 			}
@@ -718,7 +816,7 @@ func (n *fastNode) readArray(w *walk) ([]any, bool) {
 	if w.status {
 		return list, true
 	}
-	l := int64(len(list))
+	l := int64(items)
 	if n.minItems != nil && l < *n.minItems || n.maxItems != nil && l > *n.maxItems {
 		return nil, false
 	}
@@ -841,7 +939,12 @@ func (n *fastNode) holds(v any, w *walk) bool {
 // from it. shared says the object is only read, and so are the values in
 // reuse (walk.shared).
 func (sc *shortcut) admit(raw []byte, record, reuse *twinRecord, shared bool) (map[string]any, bool) {
-	w := &walk{r: jsonReader{b: raw}, record: record, reuse: reuse, shared: shared}
+	return sc.walk(&walk{r: jsonReader{b: raw}, record: record, reuse: reuse, shared: shared, checkOnly: sc.checkOnly})
+}
+
+// walk is admit, by the walk w.
+func (sc *shortcut) walk(w *walk) (map[string]any, bool) {
+	record, reuse := w.record, w.reuse
 	if !w.r.consume('{') {
 		return nil, false
 	}
@@ -860,18 +963,11 @@ func (sc *shortcut) admit(raw []byte, record, reuse *twinRecord, shared bool) (m
 		}
 		switch k {
 		case "apiVersion", "kind":
-			s, ok := w.r.str()
+			v, ok := sc.typeMeta(&w.r, k)
 			if !ok {
 				return nil, false
 			}
-			switch {
-			case k == "apiVersion" && s == sc.apiVersion:
-				obj[k] = sc.apiVersionValue
-			case k == "kind" && s == sc.v.gvk.Kind:
-				obj[k] = sc.kindValue
-			default:
-				obj[k] = s
-			}
+			obj[k] = v
 		case "metadata":
 			w.r.skipSpace()
 			start := w.r.pos
@@ -946,6 +1042,31 @@ func (sc *shortcut) admit(raw []byte, record, reuse *twinRecord, shared bool) (m
 		record.metadata, record.namespaced = true, sc.v.namespaced
 	}
 	return obj, true
+}
+
+// typeMeta reads the value of apiVersion or kind (the key k): the version's
+// own value when it is the version's, so that every object holds the same one
+// and no string is made for it.
+func (sc *shortcut) typeMeta(r *jsonReader, k string) (any, bool) {
+	var s string
+	if raw, ok := r.plainStr(); ok {
+		switch {
+		case k == "apiVersion" && string(raw) == sc.apiVersion:
+			return sc.apiVersionValue, true
+		case k == "kind" && string(raw) == sc.v.gvk.Kind:
+			return sc.kindValue, true
+		}
+		s = string(raw)
+	} else if s, ok = r.str(); !ok {
+		return nil, false
+	}
+	switch {
+	case k == "apiVersion" && s == sc.apiVersion:
+		return sc.apiVersionValue, true
+	case k == "kind" && s == sc.v.gvk.Kind:
+		return sc.kindValue, true
+	}
+	return s, true
 }
 
 // reusedMeta is the metadata of a walk of the standard channel that takes

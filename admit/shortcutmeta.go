@@ -1,7 +1,8 @@
 package admit
 
 import (
-	"sync"
+	"hash/maphash"
+	"sync/atomic"
 
 	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
 	metavalidation "k8s.io/apimachinery/pkg/api/validation"
@@ -66,7 +67,7 @@ func readPlainMeta(r *jsonReader) (*fastMeta, bool) {
 	var seen [6]bool
 	if !r.consume('}') {
 		for {
-			k, ok := r.str()
+			k, ok := plainMetaKey(r)
 			if !ok || !r.consume(':') {
 				return nil, false
 			}
@@ -124,6 +125,27 @@ func readPlainMeta(r *jsonReader) (*fastMeta, bool) {
 
 // plainMetaFields are the fields readPlainMeta reads, numbered from 1.
 var plainMetaFields = map[string]int{"name": 1, "namespace": 2, "generateName": 3, "labels": 4, "annotations": 5}
+
+// plainMetaKey reads a key of metadata: one of plainMetaFields as that
+// field's own string (no string is made for it), any other as str reads it.
+func plainMetaKey(r *jsonReader) (string, bool) {
+	if raw, ok := r.plainStr(); ok {
+		switch string(raw) {
+		case "name":
+			return "name", true
+		case "namespace":
+			return "namespace", true
+		case "generateName":
+			return "generateName", true
+		case "labels":
+			return "labels", true
+		case "annotations":
+			return "annotations", true
+		}
+		return string(raw), true
+	}
+	return r.str()
+}
 
 // readStringMap reads an object of strings, as a map[string]string and as JSON.
 func readStringMap(r *jsonReader) (map[string]string, map[string]any, bool) {
@@ -231,14 +253,13 @@ func (m *fastMeta) plainValid(namespaced bool, memo *metaMemo) bool {
 			return false
 		}
 	}
-	path := field.NewPath("metadata")
 	if m.labelsText != "" && !memo.check(&memo.labels, m.labelsText, func() bool {
-		return len(metav1validation.ValidateLabels(m.labels, path.Child("labels"))) == 0
+		return len(metav1validation.ValidateLabels(m.labels, field.NewPath("metadata", "labels"))) == 0
 	}) {
 		return false
 	}
 	return m.annotationsText == "" || memo.check(&memo.annotations, m.annotationsText, func() bool {
-		return len(metavalidation.ValidateAnnotations(m.annotations, path.Child("annotations"))) == 0
+		return len(metavalidation.ValidateAnnotations(m.annotations, field.NewPath("metadata", "annotations"))) == 0
 	})
 }
 
@@ -254,34 +275,56 @@ func nameIsDNSSubdomain(name string) bool {
 }
 
 // metaMemo remembers the checks of namespaces, and of labels and annotations
-// by their JSON text, within a bound.
+// by their JSON text, within a bound. Looking a check up takes no lock and
+// writes nothing (both cores look up every object's metadata).
 type metaMemo struct {
-	mu                              sync.RWMutex
-	namespaces, labels, annotations map[string]bool
+	namespaces, labels, annotations checkMemo
 }
 
-const metaMemoSize = 1 << 14
+// checkMemo remembers the results of one check by key, direct-mapped (as
+// memo): a key's hash picks one slot, which holds the last key checked
+// there. A key that collides with another is only checked again.
+type checkMemo struct {
+	slots atomic.Pointer[[checkSlots]atomic.Pointer[checkEntry]] // nil: nothing yet
+}
+
+type checkEntry struct {
+	key string
+	ok  bool
+}
+
+const (
+	checkSlots = 1 << 12
+	// checkKeyBytes bounds the keys remembered (annotations may be large),
+	// so that a memo keeps at most 16 MiB of them.
+	checkKeyBytes = 4 << 10
+)
 
 // forget drops what c remembers; check computes it again.
 func (c *metaMemo) forget() {
-	c.mu.Lock()
-	c.namespaces, c.labels, c.annotations = nil, nil, nil
-	c.mu.Unlock()
+	for _, m := range []*checkMemo{&c.namespaces, &c.labels, &c.annotations} {
+		m.slots.Store(nil)
+	}
 }
 
-func (c *metaMemo) check(m *map[string]bool, key string, valid func() bool) bool {
-	c.mu.RLock()
-	ok, known := (*m)[key]
-	c.mu.RUnlock()
-	if known {
+func (c *metaMemo) check(m *checkMemo, key string, valid func() bool) bool {
+	slots := m.slots.Load()
+	slot := maphash.String(memoSeed, key) % checkSlots
+	if slots != nil {
+		if e := slots[slot].Load(); e != nil && e.key == key {
+			return e.ok
+		}
+	}
+	ok := valid()
+	if len(key) > checkKeyBytes {
 		return ok
 	}
-	ok = valid()
-	c.mu.Lock()
-	if *m == nil || len(*m) >= metaMemoSize {
-		*m = map[string]bool{}
+	if slots == nil {
+		m.slots.CompareAndSwap(nil, new([checkSlots]atomic.Pointer[checkEntry]))
+		if slots = m.slots.Load(); slots == nil {
+			return ok // forgotten meanwhile
+		}
 	}
-	(*m)[key] = ok
-	c.mu.Unlock()
+	slots[slot].Store(&checkEntry{key: key, ok: ok})
 	return ok
 }

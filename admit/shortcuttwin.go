@@ -97,10 +97,19 @@ type twinRecord struct {
 	// version is the experimental channel's version that admitted the object.
 	version *servedVersion
 	values  []twinValue
+	room    [8]twinValue
 	// metadata: the metadata was read and valid, between these offsets.
 	metadata           bool
 	metaStart, metaEnd int
 	namespaced         bool
+}
+
+// newTwinRecord is an empty record with room for the values an object of
+// the Gateway API usually shares, in the same allocation.
+func newTwinRecord() *twinRecord {
+	r := &twinRecord{}
+	r.values = r.room[:0]
+	return r
 }
 
 type twinValue struct {
@@ -126,6 +135,32 @@ type twins struct {
 	// same: the versions' shortcuts are the same throughout (the standard
 	// channel admits what the experimental one admits).
 	same bool
+
+	// serving is the standard channel's version of the same group, kind and
+	// version, found once: the version, or (unserved) its answer to every
+	// object sent to it when it serves none.
+	servingOnce  sync.Once
+	serving      *servedVersion
+	unserved     Verdict
+	servingKnown bool
+}
+
+// standard returns the standard channel's version serving the objects of
+// this version, which every object of it names with apiVersion and kind, or
+// the standard channel's verdict on each of them when it serves none; known
+// is false when finding it failed (the caller asks the standard channel as
+// for any object).
+func (t *twins) standard(std *Admitter, apiVersion, kind string) (sv *servedVersion, unserved Verdict, known bool) {
+	t.servingOnce.Do(func() {
+		defer func() {
+			if recover() != nil {
+				t.serving, t.unserved, t.servingKnown = nil, Verdict{}, false
+			}
+		}()
+		t.serving, t.unserved = std.served(apiVersion, kind)
+		t.servingKnown = true
+	})
+	return t.serving, t.unserved, t.servingKnown
 }
 
 // link shares the nodes of exp's and std's trees that are the same.
