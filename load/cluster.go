@@ -174,6 +174,9 @@ func Cluster(ctx context.Context, opts ClusterOptions) (*model.Model, error) {
 		adm.record(r.decoded)
 	}
 	sort.Slice(m.Unreadable, func(i, j int) bool { return m.Unreadable[i].Kind < m.Unreadable[j].Kind })
+	if adm != nil && adm.validate {
+		regroupMetadata(m)
+	}
 	return m, nil
 }
 

@@ -191,5 +191,8 @@ func decodeInputs(inputs []input, defaultNamespace string, adm *admission, keepR
 		adm.record(r)
 	}
 	placeReferrers(docs, results, adm.report)
+	if adm != nil && adm.validate {
+		regroupMetadata(m)
+	}
 	return m, nil
 }

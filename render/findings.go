@@ -34,8 +34,13 @@ type Report struct {
 	// suppressed results that code-scanning UIs hide.
 	Suppressed     []analyze.Finding  `json:"suppressed,omitempty"`
 	ShowSuppressed bool               `json:"-"`
-	Listeners      []ListenerSummary  `json:"listeners"`
 	Unreadable     []model.Unreadable `json:"unreadable,omitempty"`
+	// listeners are the result's listeners in the report's order; each one's
+	// ListenerSummary is built when it is written (Listener), so that a large
+	// report does not hold a copy of every attachment while it is printed.
+	listeners []listenerAt
+	// attachedRoutes is the sum of the listeners' AttachedRoutes.
+	attachedRoutes int
 
 	baseline *analyze.BaselineComparison
 }
@@ -184,28 +189,60 @@ func NewReport(res *analyze.Result) Report {
 	for _, g := range res.Gateways {
 		n += len(g.AllListeners())
 	}
-	r.Listeners = make([]ListenerSummary, 0, n) // sized once: a large input has tens of thousands
+	r.listeners = make([]listenerAt, 0, n) // sized once: a large input has tens of thousands
 	for _, g := range res.Gateways {
-		add := func(l *analyze.ListenerResult) {
-			gw := g.Gateway.Obj
-			ls := ListenerSummary{Owner: l.Owner(), Gateway: model.NameOf(gw).String(), Name: l.Name(), Port: int32(l.Listener.Port),
-				Protocol: string(l.Listener.Protocol), TLSMode: string(l.TLSMode()), Hostname: l.Hostname(), Accepted: l.Accepted,
-				AttachedRoutes: l.AttachedRoutes(), Routes: make([]RouteOnSNI, 0, len(l.Attachments)), Source: l.Source()}
-			for _, a := range l.Attachments {
-				r := a.Route.Route
-				hs := a.Hostnames
-				if len(hs) == 1 && hs[0] == "" || hs == nil {
-					hs = []string{}
-				}
-				ls.Routes = append(ls.Routes, RouteOnSNI{Route: model.Ref{Kind: r.Kind, Namespace: r.ObjectMeta.Namespace, Name: r.ObjectMeta.Name}, Hostnames: hs})
-			}
-			r.Listeners = append(r.Listeners, ls)
-		}
 		for _, l := range g.AllListeners() {
-			add(l)
+			r.listeners = append(r.listeners, listenerAt{g, l})
+			r.attachedRoutes += int(l.AttachedRoutes())
 		}
 	}
 	return r
+}
+
+// listenerAt is one listener of the report and its Gateway.
+type listenerAt struct {
+	gateway  *analyze.GatewayResult
+	listener *analyze.ListenerResult
+}
+
+// ListenerCount is how many listeners the report lists.
+func (r Report) ListenerCount() int { return len(r.listeners) }
+
+// Listener is the report's i-th listener: what it serves, built anew on each
+// call from the result.
+func (r Report) Listener(i int) ListenerSummary {
+	g, l := r.listeners[i].gateway, r.listeners[i].listener
+	ls := ListenerSummary{Owner: l.Owner(), Gateway: model.NameOf(g.Gateway.Obj).String(), Name: l.Name(), Port: int32(l.Listener.Port),
+		Protocol: string(l.Listener.Protocol), TLSMode: string(l.TLSMode()), Hostname: l.Hostname(), Accepted: l.Accepted,
+		AttachedRoutes: l.AttachedRoutes(), Routes: make([]RouteOnSNI, 0, len(l.Attachments)), Source: l.Source()}
+	for _, a := range l.Attachments {
+		rt := a.Route.Route
+		hs := a.Hostnames
+		if len(hs) == 1 && hs[0] == "" || hs == nil {
+			hs = []string{}
+		}
+		ls.Routes = append(ls.Routes, RouteOnSNI{Route: model.Ref{Kind: rt.Kind, Namespace: rt.ObjectMeta.Namespace, Name: rt.ObjectMeta.Name}, Hostnames: hs})
+	}
+	return ls
+}
+
+// MarshalJSON encodes the whole report at once, every listener built: the
+// document JSON writes, for a caller that marshals a Report as a value.
+func (r Report) MarshalJSON() ([]byte, error) {
+	listeners := make([]ListenerSummary, r.ListenerCount())
+	for i := range listeners {
+		listeners[i] = r.Listener(i)
+	}
+	return json.Marshal(struct {
+		APIVersion string             `json:"apiVersion"`
+		Kind       string             `json:"kind"`
+		Summary    Summary            `json:"summary"`
+		Admission  *Admission         `json:"admission,omitempty"`
+		Findings   []analyze.Finding  `json:"findings"`
+		Suppressed []analyze.Finding  `json:"suppressed,omitempty"`
+		Listeners  []ListenerSummary  `json:"listeners"`
+		Unreadable []model.Unreadable `json:"unreadable,omitempty"`
+	}{r.APIVersion, r.Kind, r.Summary, r.Admission, r.Findings, r.Suppressed, listeners, r.Unreadable})
 }
 
 // JSON writes the report: the summary indented, and each finding and listener as
@@ -238,7 +275,7 @@ func (r Report) JSON(w io.Writer) error {
 			return err
 		}
 	}
-	if err := array("listeners", len(r.Listeners), func(i int) any { return r.Listeners[i] }, len(r.Unreadable) == 0); err != nil {
+	if err := array("listeners", r.ListenerCount(), func(i int) any { return r.Listener(i) }, len(r.Unreadable) == 0); err != nil {
 		return err
 	}
 	if len(r.Unreadable) > 0 {
@@ -287,7 +324,7 @@ func (r Report) YAML(w io.Writer) error {
 		func() error { return field("apiVersion", r.APIVersion) },
 		func() error { return list("findings", len(r.Findings), func(i int) any { return r.Findings[i] }) },
 		func() error { return field("kind", r.Kind) },
-		func() error { return list("listeners", len(r.Listeners), func(i int) any { return r.Listeners[i] }) },
+		func() error { return list("listeners", r.ListenerCount(), func(i int) any { return r.Listener(i) }) },
 		func() error { return field("summary", r.Summary) },
 	)
 	if suppressed := r.listedSuppressed(); len(suppressed) > 0 {
@@ -470,12 +507,8 @@ func (r Report) summaryLine(w io.Writer, st Style) error {
 	if s.Errors > 0 {
 		verdict = st.paint(errorStyle, plural(s.Errors, "error"))
 	}
-	routes := 0
-	for _, l := range r.Listeners {
-		routes += int(l.AttachedRoutes)
-	}
 	_, err := fmt.Fprintf(w, "%s: %s, %s, %s; %s, %s, %d info%s\n",
-		st.paint(boldStyle, "analyzed"), plural(s.Objects, "object"), plural(len(r.Listeners), "listener"), plural(routes, "route attachment"),
+		st.paint(boldStyle, "analyzed"), plural(s.Objects, "object"), plural(r.ListenerCount(), "listener"), plural(r.attachedRoutes, "route attachment"),
 		plural(s.Errors, "error"), plural(s.Warnings, "warning"), s.Info, r.notReported())
 	if err == nil {
 		err = WriteAdmission(w, r.Admission, st)

@@ -44,13 +44,9 @@ func Markdown(w io.Writer, res *analyze.Result, opts MarkdownOptions) error {
 	case s.Warnings > 0:
 		verdict = "⚠️ " + plural(s.Warnings, "warning")
 	}
-	routes := 0
-	for _, l := range r.Listeners {
-		routes += int(l.AttachedRoutes)
-	}
 	fmt.Fprintf(b, "## %s: %s\n\n", mdCell(title), verdict)
 	fmt.Fprintf(b, "| objects | listeners | route attachments | errors | warnings | info |\n|---:|---:|---:|---:|---:|---:|\n")
-	fmt.Fprintf(b, "| %d | %d | %d | %d | %d | %d |\n\n", s.Objects, len(r.Listeners), routes, s.Errors, s.Warnings, s.Info)
+	fmt.Fprintf(b, "| %d | %d | %d | %d | %d | %d |\n\n", s.Objects, r.ListenerCount(), r.attachedRoutes, s.Errors, s.Warnings, s.Info)
 	if r.Admission != nil {
 		fmt.Fprintf(b, "Admission: %s.\n\n", mdCell(r.Admission.String()))
 	}
@@ -105,11 +101,12 @@ func Markdown(w io.Writer, res *analyze.Result, opts MarkdownOptions) error {
 	}
 
 	b.WriteString("### Listeners\n\n")
-	if len(r.Listeners) == 0 {
+	if r.ListenerCount() == 0 {
 		b.WriteString("No listeners.\n\n")
 	} else {
 		b.WriteString("| gateway | listener | port | protocol | TLS | hostname | status | routes (intersected hostnames) |\n|---|---|---:|---|---|---|---|---|\n")
-		for _, l := range r.Listeners {
+		for i := range r.ListenerCount() {
+			l := r.Listener(i)
 			name := l.Name
 			if l.Owner.Kind == "ListenerSet" {
 				name = "ListenerSet " + l.Owner.NamespacedName().String() + " · " + l.Name

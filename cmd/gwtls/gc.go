@@ -24,14 +24,26 @@ import (
 //   - collect less often than the default: with GOGC=100 a large analysis
 //     spends a third of its CPU collecting garbage it would never reuse, so
 //     GOGC is 300;
-//   - the soft memory limit follows the input: a run's peak is about 10-11
-//     times its input file at 100k and 300k routes, so the limit is 16 times
-//     the files -f names (twice that when admission validates them) plus the
-//     runtime's own base, capped at three quarters
-//     of the machine's memory (or the cgroup's). A fixed limit makes every
-//     input past a size spend its time collecting (a 768 MiB limit made 300k
-//     routes take 4.8 times the time of 100k); a limit the run never reaches
-//     costs nothing, and a limit below a run's live heap saves no memory;
+//   - the soft memory limit follows the input: a run's peak is 9-11 times
+//     its input file at 100k and 300k routes without admission and 14-16
+//     times with it, so the limit is 16 times the files -f names (twice that
+//     when admission validates them) plus the runtime's own base, capped at
+//     three quarters of the machine's memory (or the cgroup's). A fixed limit
+//     makes every input past a size spend its time collecting (a 768 MiB
+//     limit made 300k routes take 4.8 times the time of 100k); a limit the
+//     run never reaches costs nothing, and a limit below a run's live heap
+//     saves no memory. The limit is a backstop for inputs heavier than the
+//     generated ones, not a way to a smaller peak: at the end of a run the
+//     model and the result alone are 6-7 times the input, and the heap in
+//     use (their spans) 7-8 times without admission and 8-9 times with it
+//     (12 before the loader regrouped the objects' maps, load/regroup.go),
+//     so a tighter limit only adds collections, each of which marks that
+//     heap (0.3-0.4 s of CPU at 100k). Measured at 100k (2026-11-27), in
+//     pairs with the limit as it is: 64 MiB + 7.8 bytes per input byte saved
+//     2-5% of the peak, 64 MiB + 5.7 to 6.8 saved 5-10% for 1.2-2 times the
+//     CPU; with admission, 64 MiB + 12 saved 6% for 7-13% more CPU and
+//     64 MiB + 10 saved 12% for 1.6 times the CPU (docs/performance.md,
+//     "Peak memory against the input");
 //   - collect once between loading and a large analysis: a cycle that starts
 //     during the analysis marks the whole model while the engine runs, and
 //     without one the engine's allocations take fresh pages instead of the
@@ -60,8 +72,9 @@ func TuneGC() {
 
 const (
 	// limitPerInputByte is the limit's bytes per byte of input: about 1.5
-	// times the measured peak, so that a run reaches it only on an input far
-	// heavier than the generated one (docs/performance.md).
+	// times the measured peak without admission (about twice with it, which
+	// doubles the limit), so that a run reaches it only on an input heavier
+	// than the generated one (docs/performance.md).
 	limitPerInputByte = 16
 	// limitBase is the memory of the runtime and an empty model, which a
 	// small input does not scale.
