@@ -126,8 +126,8 @@ func Markdown(w io.Writer, res *analyze.Result, opts MarkdownOptions) error {
 			if len(l.Routes) == 0 {
 				b.WriteString("—")
 			}
-			for i, rt := range l.Routes {
-				if i > 0 {
+			for k, rt := range l.Routes {
+				if k > 0 {
 					b.WriteString("<br>")
 				}
 				b.WriteString(mdCell(rt.Route.String() + " (" + hostnamesLabel(rt.Hostnames) + ")"))
