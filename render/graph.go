@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -64,11 +65,16 @@ func (b *graphBuilder) node(key, prefix, kind string, bad bool, lines ...string)
 	if id, ok := b.ids[key]; ok {
 		return id
 	}
-	b.counts[prefix]++
-	id := fmt.Sprintf("%s%d", prefix, b.counts[prefix])
+	id := b.newID(prefix)
 	b.ids[key] = id
 	b.g.Nodes = append(b.g.Nodes, GraphNode{ID: id, Kind: kind, Lines: lines, Bad: bad})
 	return id
+}
+
+// newID is the next node ID of a prefix: the prefix and its count.
+func (b *graphBuilder) newID(prefix string) string {
+	b.counts[prefix]++
+	return prefix + strconv.Itoa(b.counts[prefix])
 }
 
 func (b *graphBuilder) edge(e GraphEdge) {
@@ -80,6 +86,11 @@ func (b *graphBuilder) edge(e GraphEdge) {
 }
 
 // NewGraph builds the topology graph of a Result.
+//
+// The labels of routes, their backends and their rejected parents are worked
+// out on every core (routeParts), one route each; nodes get their IDs and
+// edges their places in one pass after, in the order below, so the graph is
+// the same on any number of cores.
 func NewGraph(res *analyze.Result) Graph {
 	// Sized for about a node and two edges per route and listener, so that a large
 	// graph does not grow its maps and lists step by step.
@@ -87,8 +98,26 @@ func NewGraph(res *analyze.Result) Graph {
 	for _, g := range res.Gateways {
 		n += len(g.Listeners)
 	}
-	b := &graphBuilder{ids: make(map[string]string, n), counts: map[string]int{}, edges: make(map[GraphEdge]bool, 2*n),
+	b := &graphBuilder{ids: make(map[string]string, n-len(res.Routes)), counts: map[string]int{}, edges: make(map[GraphEdge]bool, n-len(res.Routes)),
 		g: Graph{Nodes: make([]GraphNode, 0, n), Edges: make([]GraphEdge, 0, 2*n), Admission: NewAdmission(res.Model.Admission)}}
+	// The routes' keys, order and parts do not depend on the Gateways:
+	// they are worked out while the Gateways' nodes are built.
+	var routes []*analyze.RouteResult
+	var keys []string
+	var parts []routeParts
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		routes, keys = sortedRoutes(res.Routes)
+		parts = make([]routeParts, len(routes))
+		onEveryCore(len(routes), func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				if len(routes[i].Parents) > 0 {
+					parts[i] = newRouteParts(routes[i])
+				}
+			}
+		})
+	}()
 	gateways := append([]*analyze.GatewayResult(nil), res.Gateways...)
 	sort.SliceStable(gateways, func(i, j int) bool {
 		a, c := gateways[i].Gateway.Obj, gateways[j].Gateway.Obj
@@ -109,7 +138,7 @@ func NewGraph(res *analyze.Result) Graph {
 				title = "ListenerSet " + owner.NamespacedName().String() + " · " + title
 				key = owner.String() + "/" + l.Name()
 			}
-			lines := []string{title, fmt.Sprintf(":%d %s", l.Listener.Port, l.Listener.Protocol)}
+			lines := []string{title, ":" + strconv.Itoa(int(l.Listener.Port)) + " " + string(l.Listener.Protocol)}
 			if m := l.TLSMode(); m != "" {
 				lines[1] += " · TLS " + string(m)
 			}
@@ -119,7 +148,7 @@ func NewGraph(res *analyze.Result) Graph {
 			}
 			lines = append(lines, host)
 			status, bad := graphListenerStatus(l)
-			lines = append(lines, fmt.Sprintf("%s · %d attached", status, l.AttachedRoutes()))
+			lines = append(lines, status+" · "+strconv.Itoa(int(l.AttachedRoutes()))+" attached")
 			lid := b.node(key, "l", NodeListener, bad, lines...)
 			listenerIDs[l] = lid
 			b.edge(GraphEdge{From: gid, To: lid})
@@ -129,50 +158,25 @@ func NewGraph(res *analyze.Result) Graph {
 			add(l)
 		}
 	}
+	<-done
 
-	// Routes in a stable order: kind, namespace, name.
-	// The keys are built once, not twice per comparison.
-	keyed := make([]keyedRoute, len(res.Routes))
-	for i, r := range res.Routes {
-		keyed[i] = keyedRoute{routeKey(r), r, i}
-	}
-	slices.SortFunc(keyed, func(a, c keyedRoute) int {
-		if n := strings.Compare(a.key, c.key); n != 0 {
-			return n
-		}
-		return a.i - c.i // stable: two results of one route keep the engine's order
-	})
-	routes := make([]*analyze.RouteResult, len(keyed))
-	for i, k := range keyed {
-		routes[i] = k.r
-	}
-	// A route's node ID is looked up once per route, not once per listener
-	// it attaches to: a route may attach to thousands.
+	// Route nodes in order (kind, namespace, name), before any edge needs
+	// them. Two results of one route are next to each other in that order,
+	// and share the first one's node.
 	routeIDs := make(map[*analyze.RouteResult]string, len(routes))
-	routeNode := func(r *analyze.RouteResult) string {
-		if id, ok := routeIDs[r]; ok {
-			return id
+	ids := make([]string, len(routes))
+	var lastKey, lastID string
+	for i, r := range routes {
+		if len(r.Parents) == 0 {
+			continue
 		}
-		rt := r.Route
-		status, bad := graphRouteStatus(r)
-		lines := []string{rt.Kind + " " + model.NameOf(&rt.ObjectMeta).String()}
-		if len(rt.Hostnames) > 0 {
-			hs := make([]string, len(rt.Hostnames))
-			for i, h := range rt.Hostnames {
-				hs[i] = string(h)
-			}
-			lines = append(lines, strings.Join(hs, ", "))
+		if lastID == "" || keys[i] != lastKey {
+			lastKey, lastID = keys[i], b.newID("r")
+			p := &parts[i]
+			b.g.Nodes = append(b.g.Nodes, GraphNode{ID: lastID, Kind: NodeRoute, Lines: p.lines, Bad: p.bad})
 		}
-		lines = append(lines, status)
-		id := b.node(routeKey(r), "r", NodeRoute, bad, lines...)
-		routeIDs[r] = id
-		return id
-	}
-	// Declare route nodes in order before any edge needs them.
-	for _, r := range routes {
-		if len(r.Parents) > 0 {
-			routeNode(r)
-		}
+		ids[i] = lastID
+		routeIDs[r] = lastID
 	}
 	// A listener lists a route once, so these edges are distinct, from each
 	// other and from every other edge (none other goes from a listener to a
@@ -188,89 +192,279 @@ func NewGraph(res *analyze.Result) Graph {
 		if len(a.Hostnames) == 0 || len(lastHosts) != len(a.Hostnames) || &lastHosts[0] != &a.Hostnames[0] {
 			lastHosts, lastLabel = a.Hostnames, hostnamesLabel(a.Hostnames)
 		}
-		b.g.Edges = append(b.g.Edges, GraphEdge{From: lid, To: routeNode(a.Route), Label: lastLabel})
+		rid, ok := routeIDs[a.Route]
+		if !ok {
+			rid = b.strayRouteNode(a.Route, keys, ids, routeIDs)
+		}
+		b.g.Edges = append(b.g.Edges, GraphEdge{From: lid, To: rid, Label: lastLabel})
 	}
-	// Backends, then the rejected parents.
-	for _, r := range routes {
+	// Backends, then the rejected parents. Edges from a route go only to
+	// backends, Gateways and missing parents, and come only from the
+	// results of that route (next to each other in the order): each is
+	// told from the edges already drawn from the same node, not from the
+	// builder's set.
+	backendIDs := map[string]string{}
+	var from edgesFrom
+	for i, r := range routes {
 		if len(r.Parents) == 0 {
 			continue
 		}
-		rid := routeNode(r)
-		for _, be := range r.Backends {
+		rid := ids[i]
+		from.start(rid, len(b.g.Edges))
+		for k := range parts[i].backends {
+			be := &parts[i].backends[k]
+			bid, ok := backendIDs[be.title]
+			if !ok {
+				bid = b.newID("b")
+				backendIDs[be.title] = bid
+				b.g.Nodes = append(b.g.Nodes, GraphNode{ID: bid, Kind: NodeBackend, Lines: backendLines(r.Backends[k], be.title), Bad: be.bad})
+			}
+			from.add(b, GraphEdge{From: rid, To: bid, Label: be.label, Rejected: be.rejected})
+		}
+	}
+	missingIDs := map[string]string{}
+	for i := range routes {
+		if len(parts[i].rejected) == 0 {
+			continue
+		}
+		rid := ids[i]
+		from.start(rid, len(b.g.Edges))
+		for _, p := range parts[i].rejected {
+			to := ""
+			if p.gateway != "" {
+				to = b.ids[p.gateway]
+			}
+			if to == "" {
+				if to = missingIDs[p.missing]; to == "" {
+					to = b.newID("m")
+					missingIDs[p.missing] = to
+					b.g.Nodes = append(b.g.Nodes, GraphNode{ID: to, Kind: NodeMissing, Lines: []string{p.missing, "(not in the analysis)"}, Bad: true})
+				}
+			}
+			from.add(b, GraphEdge{From: rid, To: to, Label: p.label, Rejected: true})
+		}
+	}
+	return b.g
+}
+
+// strayRouteNode declares the node of a route an attachment names that is
+// not among the routes with parents (a Result built by hand): after the
+// others, or the node of another result of the same route.
+func (b *graphBuilder) strayRouteNode(r *analyze.RouteResult, keys, ids []string, routeIDs map[*analyze.RouteResult]string) string {
+	key := routeKey(r)
+	if i, ok := slices.BinarySearch(keys, key); ok {
+		for ; i < len(keys) && keys[i] == key; i++ {
+			if ids[i] != "" {
+				routeIDs[r] = ids[i]
+				return ids[i]
+			}
+		}
+	}
+	p := newRouteParts(r)
+	id := b.node(key, "r", NodeRoute, p.bad, p.lines...)
+	routeIDs[r] = id
+	return id
+}
+
+// edgesFrom tells whether an edge was already drawn from one node, among the
+// edges drawn since start: a route draws a handful, told apart by looking
+// at them, and a set only past that.
+type edgesFrom struct {
+	from  string
+	first int
+	set   map[GraphEdge]bool
+}
+
+// start begins the edges from node id, unless they are already begun.
+func (f *edgesFrom) start(id string, next int) {
+	if id == f.from {
+		return
+	}
+	f.from, f.first = id, next
+	clear(f.set)
+}
+
+// add draws e unless it is drawn already.
+func (f *edgesFrom) add(b *graphBuilder, e GraphEdge) {
+	drawn := b.g.Edges[f.first:]
+	if len(drawn) < edgesLookedAt {
+		if slices.Contains(drawn, e) {
+			return
+		}
+	} else {
+		if f.set == nil {
+			f.set = map[GraphEdge]bool{}
+		}
+		if len(f.set) == 0 {
+			for _, d := range drawn {
+				f.set[d] = true
+			}
+		}
+		if f.set[e] {
+			return
+		}
+		f.set[e] = true
+	}
+	b.g.Edges = append(b.g.Edges, e)
+}
+
+// edgesLookedAt is how many edges from one node are compared one by one
+// before a set is built of them.
+const edgesLookedAt = 16
+
+// routeParts is what a route adds to the graph, worked out from the route
+// alone: its node's label, its backends' and its rejected parents' labels.
+type routeParts struct {
+	lines    []string
+	bad      bool
+	backends []backendPart
+	rejected []rejectedPart
+}
+
+// backendPart is one backendRef of a route: the title that names its node,
+// and the label of the edge to it.
+type backendPart struct {
+	title    string
+	bad      bool
+	label    string
+	rejected bool
+}
+
+// rejectedPart is one parentRef of a route that was not accepted: the
+// Gateway's node key when the engine found one, else the missing parent's
+// title.
+type rejectedPart struct {
+	gateway, missing, label string
+}
+
+func newRouteParts(r *analyze.RouteResult) routeParts {
+	rt := r.Route
+	status, bad := graphRouteStatus(r)
+	lines := make([]string, 1, 3)
+	lines[0] = titled(rt.Kind, rt.ObjectMeta.Namespace, rt.ObjectMeta.Name, "")
+	if len(rt.Hostnames) > 0 {
+		var hs strings.Builder
+		for i, h := range rt.Hostnames {
+			if i > 0 {
+				hs.WriteString(", ")
+			}
+			hs.WriteString(string(h))
+		}
+		lines = append(lines, hs.String())
+	}
+	lines = append(lines, status)
+	p := routeParts{lines: lines, bad: bad}
+	if len(r.Backends) > 0 {
+		p.backends = make([]backendPart, len(r.Backends))
+		for i, be := range r.Backends {
 			kind := "Service"
 			if be.Ref.Kind != nil && *be.Ref.Kind != "" {
 				kind = string(*be.Ref.Kind)
 			}
 			port := ""
 			if be.Ref.Port != nil {
-				port = fmt.Sprintf(":%d", *be.Ref.Port)
+				port = ":" + strconv.Itoa(int(*be.Ref.Port))
 			}
-			title := kind + " " + be.NamespacedName().String() + port
-			lines := []string{title}
-			switch {
-			case be.External:
-				lines = append(lines, "(external, not verified)")
-			case be.Service == nil && be.Problem != nil:
-				lines = append(lines, "(unresolved)")
-			}
-			if p := be.Policy; p != nil {
-				o := p.Policy.Obj
-				lines = append(lines, "BackendTLSPolicy "+o.Namespace+"/"+o.Name, "TLS hostname "+string(o.Spec.Validation.Hostname))
-			}
-			bid := b.node("Backend/"+title, "b", NodeBackend, be.Service == nil && !be.External && be.Problem != nil, lines...)
-			e := GraphEdge{From: rid, To: bid}
+			title := titled(kind, be.Namespace, string(be.Ref.Name), port)
+			bp := backendPart{title: title, bad: be.Service == nil && !be.External && be.Problem != nil}
 			if be.Problem != nil {
-				e.Label, e.Rejected = be.Problem.Type+"="+string(be.Problem.Status)+": "+be.Problem.Reason, true
+				bp.label, bp.rejected = be.Problem.Type+"="+string(be.Problem.Status)+": "+be.Problem.Reason, true
 			}
-			b.edge(e)
+			p.backends[i] = bp
 		}
 	}
-	for _, r := range routes {
-		for _, p := range r.Parents {
-			if !p.Rejected() {
-				continue
-			}
-			c, _ := p.AcceptedCondition()
-			var to string
-			switch {
-			case p.Gateway != nil:
-				gw := p.Gateway.Gateway.Obj
-				to = b.ids["Gateway/"+gw.Namespace+"/"+gw.Name]
-			case p.ListenerSet != nil && p.ListenerSet.Parent != nil:
-				gw := p.ListenerSet.Parent.Gateway.Obj
-				to = b.ids["Gateway/"+gw.Namespace+"/"+gw.Name]
-			}
-			if to == "" {
-				ns := r.Route.ObjectMeta.Namespace
-				if p.Ref.Namespace != nil {
-					ns = string(*p.Ref.Namespace)
-				}
-				kind := "Gateway"
-				if p.Ref.Kind != nil {
-					kind = string(*p.Ref.Kind)
-				}
-				ref := kind + " " + model.NamespacedName{Namespace: ns, Name: string(p.Ref.Name)}.String()
-				to = b.node("Missing/"+ref, "m", NodeMissing, true, ref, "(not in the analysis)")
-			}
-			label := "Accepted=False: " + c.Reason
-			var ref []string
-			if p.ListenerSet != nil {
-				o := p.ListenerSet.ListenerSet.Obj
-				ref = append(ref, "ListenerSet "+o.Namespace+"/"+o.Name)
-			}
-			if p.Ref.SectionName != nil {
-				ref = append(ref, "sectionName "+string(*p.Ref.SectionName))
-			}
-			if p.Ref.Port != nil {
-				ref = append(ref, fmt.Sprintf("port %d", *p.Ref.Port))
-			}
-			if len(ref) > 0 {
-				label += " (" + strings.Join(ref, ", ") + ")"
-			}
-			b.edge(GraphEdge{From: routeNode(r), To: to, Label: label, Rejected: true})
+	for _, pr := range r.Parents {
+		if !pr.Rejected() {
+			continue
 		}
+		c, _ := pr.AcceptedCondition()
+		var rp rejectedPart
+		switch {
+		case pr.Gateway != nil:
+			gw := pr.Gateway.Gateway.Obj
+			rp.gateway = "Gateway/" + gw.Namespace + "/" + gw.Name
+		case pr.ListenerSet != nil && pr.ListenerSet.Parent != nil:
+			gw := pr.ListenerSet.Parent.Gateway.Obj
+			rp.gateway = "Gateway/" + gw.Namespace + "/" + gw.Name
+		}
+		ns := r.Route.ObjectMeta.Namespace
+		if pr.Ref.Namespace != nil {
+			ns = string(*pr.Ref.Namespace)
+		}
+		kind := "Gateway"
+		if pr.Ref.Kind != nil {
+			kind = string(*pr.Ref.Kind)
+		}
+		rp.missing = kind + " " + model.NamespacedName{Namespace: ns, Name: string(pr.Ref.Name)}.String()
+		label := "Accepted=False: " + c.Reason
+		var ref []string
+		if pr.ListenerSet != nil {
+			o := pr.ListenerSet.ListenerSet.Obj
+			ref = append(ref, "ListenerSet "+o.Namespace+"/"+o.Name)
+		}
+		if pr.Ref.SectionName != nil {
+			ref = append(ref, "sectionName "+string(*pr.Ref.SectionName))
+		}
+		if pr.Ref.Port != nil {
+			ref = append(ref, "port "+strconv.Itoa(int(*pr.Ref.Port)))
+		}
+		if len(ref) > 0 {
+			label += " (" + strings.Join(ref, ", ") + ")"
+		}
+		rp.label = label
+		p.rejected = append(p.rejected, rp)
 	}
-	return b.g
+	return p
+}
+
+// titled is "KIND NAMESPACE/NAME" (or "KIND NAME"), as kind + " " +
+// model.NamespacedName.String() is, built at once.
+func titled(kind, namespace, name, suffix string) string {
+	if namespace == "" {
+		return kind + " " + name + suffix
+	}
+	return kind + " " + namespace + "/" + name + suffix
+}
+
+// backendLines is the label of a backend's node, titled as the first route
+// that names it does.
+func backendLines(be *analyze.BackendResult, title string) []string {
+	lines := []string{title}
+	switch {
+	case be.External:
+		lines = append(lines, "(external, not verified)")
+	case be.Service == nil && be.Problem != nil:
+		lines = append(lines, "(unresolved)")
+	}
+	if p := be.Policy; p != nil {
+		o := p.Policy.Obj
+		lines = append(lines, "BackendTLSPolicy "+o.Namespace+"/"+o.Name, "TLS hostname "+string(o.Spec.Validation.Hostname))
+	}
+	return lines
+}
+
+// sortedRoutes is the routes in a stable order, kind, namespace, name, with
+// their keys. The keys are built once, not twice per comparison, and both are
+// done on every core.
+func sortedRoutes(rs []*analyze.RouteResult) ([]*analyze.RouteResult, []string) {
+	keyed := make([]keyedRoute, len(rs))
+	onEveryCore(len(rs), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			keyed[i] = keyedRoute{routeKey(rs[i]), rs[i], i}
+		}
+	})
+	sortOnEveryCore(keyed, func(a, c keyedRoute) int {
+		if n := strings.Compare(a.key, c.key); n != 0 {
+			return n
+		}
+		return a.i - c.i // stable: two results of one route keep the engine's order
+	})
+	routes := make([]*analyze.RouteResult, len(keyed))
+	keys := make([]string, len(keyed))
+	for i, k := range keyed {
+		routes[i], keys[i] = k.r, k.key
+	}
+	return routes, keys
 }
 
 // keyedRoute is a route with the key it is sorted by and its place in the
@@ -357,7 +551,7 @@ func graphRouteStatus(r *analyze.RouteResult) (string, bool) {
 			accepted++
 		}
 	}
-	status := fmt.Sprintf("%d/%d parents accepted", accepted, accepted+rejected)
+	status := strconv.Itoa(accepted) + "/" + strconv.Itoa(accepted+rejected) + " parents accepted"
 	bad := rejected > 0
 	if rr := r.ResolvedRefs(); rr.Status == metav1.ConditionFalse {
 		status += " · ResolvedRefs=False (" + rr.Reason + ")"
@@ -376,37 +570,48 @@ func (g Graph) DOT(w io.Writer) error {
 	b.WriteString("  node [fontname=\"Helvetica\", fontsize=10];\n")
 	b.WriteString("  edge [fontname=\"Helvetica\", fontsize=9];\n")
 	for _, n := range g.Nodes {
-		attrs := []string{"label=" + dotQuote(n.Lines...)}
+		b.WriteString("  ")
+		b.WriteString(n.ID)
+		b.WriteString(" [label=")
+		writeDOTQuoted(b, n.Lines)
 		switch n.Kind {
 		case NodeGateway:
-			attrs = append(attrs, "shape=box", "style=\"bold\"")
+			b.WriteString(", shape=box, style=\"bold\"")
 		case NodeListener:
-			attrs = append(attrs, "shape=box", "style=\"rounded\"")
+			b.WriteString(", shape=box, style=\"rounded\"")
 		case NodeRoute:
-			attrs = append(attrs, "shape=ellipse")
+			b.WriteString(", shape=ellipse")
 		case NodeBackend:
-			attrs = append(attrs, "shape=cylinder")
+			b.WriteString(", shape=cylinder")
 		case NodeMissing:
-			attrs = append(attrs, "shape=box", "style=\"dashed\"")
+			b.WriteString(", shape=box, style=\"dashed\"")
 		}
 		if n.Bad {
-			attrs = append(attrs, "color=\"#cc0000\"", "fontcolor=\"#cc0000\"")
+			b.WriteString(", color=\"#cc0000\", fontcolor=\"#cc0000\"")
 		}
-		fmt.Fprintf(b, "  %s [%s];\n", n.ID, strings.Join(attrs, ", "))
+		b.WriteString("];\n")
 	}
 	for _, e := range g.Edges {
-		var attrs []string
+		b.WriteString("  ")
+		b.WriteString(e.From)
+		b.WriteString(" -> ")
+		b.WriteString(e.To)
+		if e.Label == "" && !e.Rejected {
+			b.WriteString(";\n")
+			continue
+		}
+		b.WriteString(" [")
 		if e.Label != "" {
-			attrs = append(attrs, "label="+dotQuote(e.Label))
+			b.WriteString("label=")
+			writeDOTQuoted(b, []string{e.Label})
+			if e.Rejected {
+				b.WriteString(", ")
+			}
 		}
 		if e.Rejected {
-			attrs = append(attrs, "style=dashed", "color=\"#cc0000\"", "fontcolor=\"#cc0000\"", "constraint=false")
+			b.WriteString("style=dashed, color=\"#cc0000\", fontcolor=\"#cc0000\", constraint=false")
 		}
-		if len(attrs) == 0 {
-			fmt.Fprintf(b, "  %s -> %s;\n", e.From, e.To)
-		} else {
-			fmt.Fprintf(b, "  %s -> %s [%s];\n", e.From, e.To, strings.Join(attrs, ", "))
-		}
+		b.WriteString("];\n")
 	}
 	b.WriteString("}\n")
 	return b.Flush()
@@ -416,11 +621,25 @@ func (g Graph) DOT(w io.Writer) error {
 // lines joined with \n, and controls within a line as TerminalText writes them
 // (a graph is read in a terminal as often as Graphviz draws it).
 func dotQuote(lines ...string) string {
-	out := make([]string, len(lines))
+	var b strings.Builder
+	writeDOTQuoted(&b, lines)
+	return b.String()
+}
+
+// writeDOTQuoted writes lines as dotQuote returns them.
+func writeDOTQuoted(b io.StringWriter, lines []string) {
+	b.WriteString(`"`)
 	for i, l := range lines {
-		out[i] = dotEscape.Replace(TerminalText(l))
+		if i > 0 {
+			b.WriteString(`\n`)
+		}
+		if dotPlain.all(l) {
+			b.WriteString(l)
+		} else {
+			b.WriteString(dotEscape.Replace(TerminalText(l)))
+		}
 	}
-	return `"` + strings.Join(out, `\n`) + `"`
+	b.WriteString(`"`)
 }
 
 // The replacers are built once, not per label: a graph has a label per object.
@@ -430,7 +649,33 @@ var (
 		"#", "#35;", `"`, "#quot;", "<", "#lt;", ">", "#gt;", "|", "#124;",
 		"[", "#91;", "]", "#93;", "{", "#123;", "}", "#125;",
 		"`", "#96;")
+	// dotPlain and mermaidPlain are the bytes each format writes as they
+	// are: printable ASCII that its replacer leaves alone.
+	dotPlain     = plainBytes(`\"`)
+	mermaidPlain = plainBytes("#\"<>|[]{}`")
 )
+
+// byteSet is a set of bytes.
+type byteSet [256]bool
+
+// plainBytes is printable ASCII but the bytes of escaped.
+func plainBytes(escaped string) *byteSet {
+	var s byteSet
+	for c := ' '; c <= '~'; c++ {
+		s[c] = !strings.ContainsRune(escaped, c)
+	}
+	return &s
+}
+
+// all reports whether every byte of s is in the set.
+func (set *byteSet) all(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !set[s[i]] {
+			return false
+		}
+	}
+	return true
+}
 
 // Mermaid writes the graph as a Mermaid flowchart, which GitHub renders in
 // Markdown (a ```mermaid block in a pull-request comment). render report
@@ -444,7 +689,6 @@ func (g Graph) Mermaid(w io.Writer) error {
 	writeAdmissionComment(b, "%%", g.Admission)
 	var bad []string
 	for _, n := range g.Nodes {
-		label := mermaidText(n.Lines...)
 		open, close := "[", "]"
 		switch n.Kind {
 		case NodeListener:
@@ -456,7 +700,14 @@ func (g Graph) Mermaid(w io.Writer) error {
 		case NodeMissing:
 			open, close = "[/", "/]"
 		}
-		fmt.Fprintf(b, "  %s%s\"%s\"%s\n", n.ID, open, label, close)
+		b.WriteString("  ")
+		b.WriteString(n.ID)
+		b.WriteString(open)
+		b.WriteString(`"`)
+		writeMermaidText(b, n.Lines)
+		b.WriteString(`"`)
+		b.WriteString(close)
+		b.WriteString("\n")
 		if n.Bad {
 			bad = append(bad, n.ID)
 		}
@@ -466,13 +717,20 @@ func (g Graph) Mermaid(w io.Writer) error {
 		arrow := "-->"
 		if e.Rejected {
 			arrow = "-.->"
-			rejected = append(rejected, fmt.Sprint(i))
+			rejected = append(rejected, strconv.Itoa(i))
 		}
+		b.WriteString("  ")
+		b.WriteString(e.From)
+		b.WriteString(" ")
+		b.WriteString(arrow)
 		if e.Label != "" {
-			fmt.Fprintf(b, "  %s %s|\"%s\"| %s\n", e.From, arrow, mermaidText(e.Label), e.To)
-		} else {
-			fmt.Fprintf(b, "  %s %s %s\n", e.From, arrow, e.To)
+			b.WriteString(`|"`)
+			writeMermaidText(b, []string{e.Label})
+			b.WriteString(`"|`)
 		}
+		b.WriteString(" ")
+		b.WriteString(e.To)
+		b.WriteString("\n")
 	}
 	if len(bad) > 0 {
 		b.WriteString("  classDef bad stroke:#cc0000,stroke-width:2px,color:#cc0000\n")
@@ -488,9 +746,21 @@ func (g Graph) Mermaid(w io.Writer) error {
 // brackets, pipes, angle brackets and '#' as entity codes (which Mermaid decodes;
 // parentheses are safe inside quotes), lines joined with <br>.
 func mermaidText(lines ...string) string {
-	out := make([]string, len(lines))
+	var b strings.Builder
+	writeMermaidText(&b, lines)
+	return b.String()
+}
+
+// writeMermaidText writes lines as mermaidText returns them.
+func writeMermaidText(b io.StringWriter, lines []string) {
 	for i, l := range lines {
-		out[i] = mermaidEscape.Replace(TerminalText(l))
+		if i > 0 {
+			b.WriteString("<br>")
+		}
+		if mermaidPlain.all(l) {
+			b.WriteString(l)
+		} else {
+			b.WriteString(mermaidEscape.Replace(TerminalText(l)))
+		}
 	}
-	return strings.Join(out, "<br>")
 }

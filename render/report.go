@@ -28,6 +28,9 @@ type MarkdownOptions struct {
 // its routes and intersected hostnames, and the topology as a Mermaid diagram.
 // Output is deterministic.
 func Markdown(w io.Writer, res *analyze.Result, opts MarkdownOptions) error {
+	// The topology is built while the tables are written.
+	graph := make(chan Graph, 1)
+	go func() { graph <- NewGraph(res) }()
 	r := NewReport(res)
 	r.ShowSuppressed = opts.ShowSuppressed
 	// Written as it is built: at 100k routes the report is tens of megabytes.
@@ -115,16 +118,18 @@ func Markdown(w io.Writer, res *analyze.Result, opts MarkdownOptions) error {
 			if !l.Accepted {
 				status = "❌ not accepted"
 			}
-			var rs []string
-			for _, rt := range l.Routes {
-				rs = append(rs, mdCell(fmt.Sprintf("%s (%s)", rt.Route.String(), hostnamesLabel(rt.Hostnames))))
+			fmt.Fprintf(b, "| %s | %s | %d | %s | %s | %s | %s | ", mdCell(l.Gateway), mdCell(name), l.Port, l.Protocol,
+				dashMD(l.TLSMode), mdCell(dashMD(l.Hostname)), status)
+			if len(l.Routes) == 0 {
+				b.WriteString("—")
 			}
-			routes := "—"
-			if len(rs) > 0 {
-				routes = strings.Join(rs, "<br>")
+			for k, rt := range l.Routes {
+				if k > 0 {
+					b.WriteString("<br>")
+				}
+				b.WriteString(mdCell(rt.Route.String() + " (" + hostnamesLabel(rt.Hostnames) + ")"))
 			}
-			fmt.Fprintf(b, "| %s | %s | %d | %s | %s | %s | %s | %s |\n", mdCell(l.Gateway), mdCell(name), l.Port, l.Protocol,
-				dashMD(l.TLSMode), mdCell(dashMD(l.Hostname)), status, routes)
+			b.WriteString(" |\n")
 		}
 		b.WriteString("\n")
 	}
@@ -133,7 +138,7 @@ func Markdown(w io.Writer, res *analyze.Result, opts MarkdownOptions) error {
 	if err := b.Flush(); err != nil {
 		return err
 	}
-	if err := NewGraph(res).Mermaid(w); err != nil {
+	if err := (<-graph).Mermaid(w); err != nil {
 		return err
 	}
 	_, err := io.WriteString(w, "```\n")
@@ -161,6 +166,9 @@ func dashMD(s string) string {
 // (*.example.com), newlines, and controls as in a terminal (the report is
 // read in one before it is posted).
 func mdCell(s string) string {
+	if mdPlain.all(s) {
+		return s
+	}
 	return mdCellKeepBreaks(mdEscape.Replace(TerminalLines(s)))
 }
 
@@ -206,4 +214,7 @@ var (
 	mdEscape     = strings.NewReplacer("<", "&lt;", ">", "&gt;", "*", `\*`, "_", `\_`, "`", "\\`")
 	mdCellBreaks = strings.NewReplacer("|", `\|`, "\r", "", "\n", "<br>")
 	mdURL        = strings.NewReplacer(" ", "%20", ")", "%29", "(", "%28", "|", "%7C")
+	// mdPlain is the bytes a cell holds as they are: printable ASCII that
+	// neither mdEscape nor mdCellBreaks replaces.
+	mdPlain = plainBytes("<>*_`|")
 )

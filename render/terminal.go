@@ -19,7 +19,7 @@ import (
 // terminal renderer passes what it did not write itself through it; JSON and
 // YAML need not, their encoders escape.
 func TerminalText(s string) string {
-	if strings.IndexFunc(s, obeyed) < 0 && utf8.ValidString(s) {
+	if printableASCII(s) || strings.IndexFunc(s, obeyed) < 0 && utf8.ValidString(s) {
 		return s
 	}
 	var b strings.Builder
@@ -43,7 +43,7 @@ func TerminalText(s string) string {
 // explanation): its own line breaks (\n, or \r\n) stay, everything else is
 // escaped.
 func TerminalLines(s string) string {
-	if strings.IndexFunc(s, obeyed) < 0 && utf8.ValidString(s) {
+	if printableASCII(s) || strings.IndexFunc(s, obeyed) < 0 && utf8.ValidString(s) {
 		return s
 	}
 	lines := strings.Split(s, "\n")

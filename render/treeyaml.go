@@ -318,11 +318,12 @@ func (e *yamlEmitter) writeDoubleQuoted(v []byte, allowBreaks bool) {
 	e.indention = false
 }
 
-// printableASCII reports whether s is in the subset of strings this writer
-// writes: printable ASCII (no line breaks, tabs or other control characters).
-func printableASCII(s []byte) bool {
-	for _, c := range s {
-		if c < 0x20 || c > 0x7e {
+// printableASCII reports whether s is printable ASCII (no line breaks, tabs
+// or other control characters): the subset of strings the YAML writer writes,
+// and text a terminal prints as it is (TerminalText's quick answer).
+func printableASCII[T string | []byte](s T) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e {
 			return false
 		}
 	}
