@@ -12,7 +12,8 @@ import (
 // against the standard channel too, by a walk that makes no object: it
 // makes only the values a check reads (CEL rules, kube-openapi, unique list
 // items). On every object of the corpus and every one-change variant of the
-// fuzz seeds, with the memos empty and then filled, that walk shows
+// fuzz seeds, in a first pass that fills the memos as it goes and a second
+// that finds them filled, that walk shows
 // admitted exactly what a walk making the whole object shows admitted, and
 // nothing of the corpus the API server's code refuses.
 func TestCheckOnlyWalkIsTheFullWalk(t *testing.T) {
@@ -171,4 +172,44 @@ func oneChangeVariants(tb testing.TB, o object) []object {
 		out = append(out, object{o.apiVersion, o.kind, raw})
 	}
 	return out
+}
+
+// TestStandardVerdictThroughAdmit holds the standard channel's verdict as
+// production reaches it to the API server's code: an experimental Admitter's
+// Admit (twin record, the experimental walk's values reused where the
+// channels' schemas are the same, the check-only walk elsewhere) marks an
+// object it admits Standard exactly when the API server's code with the
+// standard channel's CRDs refuses it, on the corpus and on every one-change
+// variant of the fuzz seeds, with the memos filling as it goes.
+func TestStandardVerdictThroughAdmit(t *testing.T) {
+	objects := shortcutCorpus(t)
+	for _, o := range fuzzSeeds(t) {
+		objects = append(objects, oneChangeVariants(t, o)...)
+	}
+	exp, std := freshAdmitter(t, admit.Experimental), freshAdmitter(t, admit.Standard)
+	var both, onlyExperimental int
+	for pass := range 2 {
+		for _, o := range objects {
+			v := exp.Admit(o.apiVersion, o.kind, o.raw)
+			if !v.Admitted {
+				continue
+			}
+			want := admit.AdmitSlowly(std, o.apiVersion, o.kind, o.raw)
+			if got := v.Standard == nil; got != want.Admitted {
+				t.Errorf("pass %d, %s %s: Admit says the standard channel admits: %v, the API server's code: %v (%s)\n  object %.400s", pass, o.apiVersion, o.kind, got, want.Admitted, want.Reason, o.raw)
+			}
+			if pass > 0 {
+				continue
+			}
+			if v.Standard == nil {
+				both++
+			} else {
+				onlyExperimental++
+			}
+		}
+	}
+	t.Logf("%d objects admitted by both channels, %d by the experimental one only", both, onlyExperimental)
+	if both == 0 || onlyExperimental == 0 {
+		t.Error("the objects do not reach both answers")
+	}
 }

@@ -202,7 +202,7 @@ func (n *fastNode) compiledRules() *compiledRules {
 // Admitter a (the check-only one of admitWith), shows raw admitted, by a
 // walk that only checks or by one that makes the whole object; ok is false
 // when that version has no shortcut. A caller compares the two walks in two
-// Admitters: they share the shortcut's memos.
+// Admitters, so that the walks do not share the shortcut's memos.
 func StandardShortcutAdmits(a *Admitter, apiVersion, kind string, raw []byte, checkOnly bool) (admitted, ok bool) {
 	if a.standard == nil {
 		return false, false

@@ -123,24 +123,24 @@ func readPlainMeta(r *jsonReader) (*fastMeta, bool) {
 	return m, r.atEnd()
 }
 
-// plainMetaFields are the fields readPlainMeta reads, numbered from 1.
-var plainMetaFields = map[string]int{"name": 1, "namespace": 2, "generateName": 3, "labels": 4, "annotations": 5}
+// plainMetaNames are the fields readPlainMeta reads; plainMetaFields numbers
+// them from 1.
+var plainMetaNames = [...]string{"name", "namespace", "generateName", "labels", "annotations"}
 
-// plainMetaKey reads a key of metadata: one of plainMetaFields as that
+var plainMetaFields = func() map[string]int {
+	m := make(map[string]int, len(plainMetaNames))
+	for i, name := range plainMetaNames {
+		m[name] = i + 1
+	}
+	return m
+}()
+
+// plainMetaKey reads a key of metadata: one of plainMetaNames as that
 // field's own string (no string is made for it), any other as str reads it.
 func plainMetaKey(r *jsonReader) (string, bool) {
 	if raw, ok := r.plainStr(); ok {
-		switch string(raw) {
-		case "name":
-			return "name", true
-		case "namespace":
-			return "namespace", true
-		case "generateName":
-			return "generateName", true
-		case "labels":
-			return "labels", true
-		case "annotations":
-			return "annotations", true
+		if i := plainMetaFields[string(raw)]; i > 0 {
+			return plainMetaNames[i-1], true
 		}
 		return string(raw), true
 	}
@@ -295,9 +295,12 @@ type checkEntry struct {
 
 const (
 	checkSlots = 1 << 12
-	// checkKeyBytes bounds the keys remembered (annotations may be large),
-	// so that a memo keeps at most 16 MiB of them.
-	checkKeyBytes = 4 << 10
+	// checkKeyBytes bounds the keys remembered, so that a memo keeps at most
+	// 2 MiB of them (checkSlots of them). Texts that repeat from object to
+	// object are short; a long one (an object's last-applied-configuration
+	// annotation, of a kilobyte or more) is unique to its object and would
+	// only fill slots that never answer again.
+	checkKeyBytes = 512
 )
 
 // forget drops what c remembers; check computes it again.

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/fastunstructured"
 )
 
 // TestConversionAgreesWithFromUnstructured: every object the loader converts
@@ -17,8 +19,9 @@ import (
 // defaulting of it) in every input of the repository (each testdata/, the
 // examples) and of the conformance corpus beside it is converted to exactly
 // the value apimachinery's runtime.DefaultUnstructuredConverter gives,
-// compared with reflect.DeepEqual; and every kind that takes that path is
-// among them.
+// compared with reflect.DeepEqual; that the plan converts each of them by
+// itself, without falling back to apimachinery (the speed the loader counts
+// on); and that every kind that takes that path is among them.
 func TestConversionAgreesWithFromUnstructured(t *testing.T) {
 	files := repositoryInputs(t)
 	var mu sync.Mutex
@@ -31,11 +34,14 @@ func TestConversionAgreesWithFromUnstructured(t *testing.T) {
 		if !reflect.ValueOf(v).Elem().IsZero() {
 			t.Errorf("%s %v: the loader converts into a value that is not zero", u["kind"], u["metadata"])
 		}
+		planned := fastunstructured.Converts(u, reflect.New(reflect.TypeOf(v).Elem()).Interface())
 		err := fast(u, v)
 		kind, _ := u["kind"].(string)
 		mu.Lock()
 		defer mu.Unlock()
 		switch {
+		case wantErr == nil && !planned:
+			t.Errorf("%s %v: the plan declined an object FromUnstructured converts: the loader falls back to the slow path", kind, u["metadata"])
 		case (err == nil) != (wantErr == nil):
 			t.Errorf("%s %v: error %v, FromUnstructured's %v", kind, u["metadata"], err, wantErr)
 		case err == nil && !reflect.DeepEqual(v, want):

@@ -17,12 +17,10 @@ import (
 // both take 288-byte groups), a few kilobytes of them per object, and the
 // object's own maps are decoded right after them: every 8 KiB span of that
 // class ends the load holding one or two live maps among the walk's garbage,
-// and no span of it can be freed. At 100k routes that pinned about 100 MB of
-// heap that held 10 MB of maps (the heap in use after the load's collection
-// was 350 MB for 159 MB live; 253 MB once regrouped), and 420 MB at 300k
-// (docs/performance.md, "Peak memory against the input"). Copied together,
-// the maps fill spans of their own, and the spans of the walk's garbage are
-// freed whole by the next collection.
+// and no span of it can be freed (at 100k routes about 100 MB of heap held
+// 10 MB of maps: docs/performance.md, "Peak memory against the input").
+// Copied together, the maps fill spans of their own, and the spans of the
+// walk's garbage are freed whole by the next collection.
 func regroupMetadata(m *model.Model) {
 	for _, r := range m.Routes {
 		regroupMaps(&r.ObjectMeta)

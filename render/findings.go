@@ -34,11 +34,8 @@ type Report struct {
 	// suppressed results that code-scanning UIs hide.
 	Suppressed     []analyze.Finding  `json:"suppressed,omitempty"`
 	ShowSuppressed bool               `json:"-"`
+	Listeners      Listeners          `json:"listeners"`
 	Unreadable     []model.Unreadable `json:"unreadable,omitempty"`
-	// listeners are the result's listeners in the report's order; each one's
-	// ListenerSummary is built when it is written (Listener), so that a large
-	// report does not hold a copy of every attachment while it is printed.
-	listeners []listenerAt
 	// attachedRoutes is the sum of the listeners' AttachedRoutes.
 	attachedRoutes int
 
@@ -189,14 +186,21 @@ func NewReport(res *analyze.Result) Report {
 	for _, g := range res.Gateways {
 		n += len(g.AllListeners())
 	}
-	r.listeners = make([]listenerAt, 0, n) // sized once: a large input has tens of thousands
+	r.Listeners.at = make([]listenerAt, 0, n) // sized once: a large input has tens of thousands
 	for _, g := range res.Gateways {
 		for _, l := range g.AllListeners() {
-			r.listeners = append(r.listeners, listenerAt{g, l})
+			r.Listeners.at = append(r.Listeners.at, listenerAt{g, l})
 			r.attachedRoutes += int(l.AttachedRoutes())
 		}
 	}
 	return r
+}
+
+// Listeners are the result's listeners in the report's order. Each one's
+// ListenerSummary is built when it is written (At, MarshalJSON), so that a
+// large report does not hold a copy of every attachment while it is printed.
+type Listeners struct {
+	at []listenerAt
 }
 
 // listenerAt is one listener of the report and its Gateway.
@@ -205,14 +209,14 @@ type listenerAt struct {
 	listener *analyze.ListenerResult
 }
 
-// ListenerCount is how many listeners the report lists.
-func (r Report) ListenerCount() int { return len(r.listeners) }
+// Len is how many listeners the report lists.
+func (ls Listeners) Len() int { return len(ls.at) }
 
-// Listener is the report's i-th listener: what it serves, built anew on each
-// call from the result.
-func (r Report) Listener(i int) ListenerSummary {
-	g, l := r.listeners[i].gateway, r.listeners[i].listener
-	ls := ListenerSummary{Owner: l.Owner(), Gateway: model.NameOf(g.Gateway.Obj).String(), Name: l.Name(), Port: int32(l.Listener.Port),
+// At is the report's i-th listener: what it serves, built anew on each call
+// from the result.
+func (ls Listeners) At(i int) ListenerSummary {
+	g, l := ls.at[i].gateway, ls.at[i].listener
+	sum := ListenerSummary{Owner: l.Owner(), Gateway: model.NameOf(g.Gateway.Obj).String(), Name: l.Name(), Port: int32(l.Listener.Port),
 		Protocol: string(l.Listener.Protocol), TLSMode: string(l.TLSMode()), Hostname: l.Hostname(), Accepted: l.Accepted,
 		AttachedRoutes: l.AttachedRoutes(), Routes: make([]RouteOnSNI, 0, len(l.Attachments)), Source: l.Source()}
 	for _, a := range l.Attachments {
@@ -221,28 +225,20 @@ func (r Report) Listener(i int) ListenerSummary {
 		if len(hs) == 1 && hs[0] == "" || hs == nil {
 			hs = []string{}
 		}
-		ls.Routes = append(ls.Routes, RouteOnSNI{Route: model.Ref{Kind: rt.Kind, Namespace: rt.ObjectMeta.Namespace, Name: rt.ObjectMeta.Name}, Hostnames: hs})
+		sum.Routes = append(sum.Routes, RouteOnSNI{Route: model.Ref{Kind: rt.Kind, Namespace: rt.ObjectMeta.Namespace, Name: rt.ObjectMeta.Name}, Hostnames: hs})
 	}
-	return ls
+	return sum
 }
 
-// MarshalJSON encodes the whole report at once, every listener built: the
-// document JSON writes, for a caller that marshals a Report as a value.
-func (r Report) MarshalJSON() ([]byte, error) {
-	listeners := make([]ListenerSummary, r.ListenerCount())
-	for i := range listeners {
-		listeners[i] = r.Listener(i)
+// MarshalJSON encodes every listener's summary as one JSON array, for a
+// caller that marshals a Report as a value; the report's own writers (JSON,
+// YAML) write one listener at a time.
+func (ls Listeners) MarshalJSON() ([]byte, error) {
+	all := make([]ListenerSummary, ls.Len())
+	for i := range all {
+		all[i] = ls.At(i)
 	}
-	return json.Marshal(struct {
-		APIVersion string             `json:"apiVersion"`
-		Kind       string             `json:"kind"`
-		Summary    Summary            `json:"summary"`
-		Admission  *Admission         `json:"admission,omitempty"`
-		Findings   []analyze.Finding  `json:"findings"`
-		Suppressed []analyze.Finding  `json:"suppressed,omitempty"`
-		Listeners  []ListenerSummary  `json:"listeners"`
-		Unreadable []model.Unreadable `json:"unreadable,omitempty"`
-	}{r.APIVersion, r.Kind, r.Summary, r.Admission, r.Findings, r.Suppressed, listeners, r.Unreadable})
+	return json.Marshal(all)
 }
 
 // JSON writes the report: the summary indented, and each finding and listener as
@@ -275,7 +271,7 @@ func (r Report) JSON(w io.Writer) error {
 			return err
 		}
 	}
-	if err := array("listeners", r.ListenerCount(), func(i int) any { return r.Listener(i) }, len(r.Unreadable) == 0); err != nil {
+	if err := array("listeners", r.Listeners.Len(), func(i int) any { return r.Listeners.At(i) }, len(r.Unreadable) == 0); err != nil {
 		return err
 	}
 	if len(r.Unreadable) > 0 {
@@ -324,7 +320,9 @@ func (r Report) YAML(w io.Writer) error {
 		func() error { return field("apiVersion", r.APIVersion) },
 		func() error { return list("findings", len(r.Findings), func(i int) any { return r.Findings[i] }) },
 		func() error { return field("kind", r.Kind) },
-		func() error { return list("listeners", r.ListenerCount(), func(i int) any { return r.Listener(i) }) },
+		func() error {
+			return list("listeners", r.Listeners.Len(), func(i int) any { return r.Listeners.At(i) })
+		},
 		func() error { return field("summary", r.Summary) },
 	)
 	if suppressed := r.listedSuppressed(); len(suppressed) > 0 {
@@ -508,7 +506,7 @@ func (r Report) summaryLine(w io.Writer, st Style) error {
 		verdict = st.paint(errorStyle, plural(s.Errors, "error"))
 	}
 	_, err := fmt.Fprintf(w, "%s: %s, %s, %s; %s, %s, %d info%s\n",
-		st.paint(boldStyle, "analyzed"), plural(s.Objects, "object"), plural(r.ListenerCount(), "listener"), plural(r.attachedRoutes, "route attachment"),
+		st.paint(boldStyle, "analyzed"), plural(s.Objects, "object"), plural(r.Listeners.Len(), "listener"), plural(r.attachedRoutes, "route attachment"),
 		plural(s.Errors, "error"), plural(s.Warnings, "warning"), s.Info, r.notReported())
 	if err == nil {
 		err = WriteAdmission(w, r.Admission, st)

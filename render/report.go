@@ -49,7 +49,7 @@ func Markdown(w io.Writer, res *analyze.Result, opts MarkdownOptions) error {
 	}
 	fmt.Fprintf(b, "## %s: %s\n\n", mdCell(title), verdict)
 	fmt.Fprintf(b, "| objects | listeners | route attachments | errors | warnings | info |\n|---:|---:|---:|---:|---:|---:|\n")
-	fmt.Fprintf(b, "| %d | %d | %d | %d | %d | %d |\n\n", s.Objects, r.ListenerCount(), r.attachedRoutes, s.Errors, s.Warnings, s.Info)
+	fmt.Fprintf(b, "| %d | %d | %d | %d | %d | %d |\n\n", s.Objects, r.Listeners.Len(), r.attachedRoutes, s.Errors, s.Warnings, s.Info)
 	if r.Admission != nil {
 		fmt.Fprintf(b, "Admission: %s.\n\n", mdCell(r.Admission.String()))
 	}
@@ -104,12 +104,12 @@ func Markdown(w io.Writer, res *analyze.Result, opts MarkdownOptions) error {
 	}
 
 	b.WriteString("### Listeners\n\n")
-	if r.ListenerCount() == 0 {
+	if r.Listeners.Len() == 0 {
 		b.WriteString("No listeners.\n\n")
 	} else {
 		b.WriteString("| gateway | listener | port | protocol | TLS | hostname | status | routes (intersected hostnames) |\n|---|---|---:|---|---|---|---|---|\n")
-		for i := range r.ListenerCount() {
-			l := r.Listener(i)
+		for i := range r.Listeners.Len() {
+			l := r.Listeners.At(i)
 			name := l.Name
 			if l.Owner.Kind == "ListenerSet" {
 				name = "ListenerSet " + l.Owner.NamespacedName().String() + " · " + l.Name

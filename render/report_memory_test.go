@@ -14,8 +14,7 @@ import (
 // listener, not a summary with a copy of every attachment, at two sizes, so
 // that a large report does not keep a second copy of the analysis while it is
 // written (at 100k routes the summaries were 14 MB live at the run's peak;
-// docs/performance.md, "Peak memory against the input"). Building them all
-// costs hundreds of bytes per listener.
+// docs/performance.md, "Peak memory against the input").
 func TestReportBuildsListenersWhenWritten(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for _, routes := range []int{1000, 3000} {
@@ -28,7 +27,7 @@ func TestReportBuildsListenersWhenWritten(t *testing.T) {
 		runtime.ReadMemStats(&before)
 		r := render.NewReport(res)
 		runtime.ReadMemStats(&after)
-		n := r.ListenerCount()
+		n := r.Listeners.Len()
 		if n < routes/100*20 {
 			t.Fatalf("%d routes: %d listeners, want at least %d", routes, n, routes/100*20)
 		}
@@ -37,7 +36,7 @@ func TestReportBuildsListenersWhenWritten(t *testing.T) {
 		}
 		attached := 0
 		for i := range n {
-			l := r.Listener(i)
+			l := r.Listeners.At(i)
 			attached += int(l.AttachedRoutes)
 			if len(l.Routes) != len(res.Gateways[0].AllListeners()[0].Attachments) && i == 0 {
 				t.Errorf("%d routes: listener 0 lists %d routes, its result %d", routes, len(l.Routes), len(res.Gateways[0].AllListeners()[0].Attachments))

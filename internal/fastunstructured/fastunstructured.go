@@ -43,6 +43,13 @@ func FromUnstructured(u map[string]any, v any) error {
 	return runtime.DefaultUnstructuredConverter.FromUnstructured(u, v)
 }
 
+// Converts reports whether the plan alone converts u into the zero value v
+// points at, without handing it to FromUnstructured: what a caller measuring
+// the fast path, or a test holding inputs to it, asks.
+func Converts(u map[string]any, v any) bool {
+	return convert(u, v)
+}
+
 // convert converts u into the value v points at and reports true, or leaves
 // that value as it was and reports false when FromUnstructured must answer.
 //
