@@ -141,6 +141,40 @@ func BenchmarkTokenize(b *testing.B) {
 //
 //	go test -run '^$' -bench 'AnalyzeVersusTokenize/100k' -benchtime 3x ./cmd/gwtls
 func BenchmarkAnalyzeVersusTokenize(b *testing.B) {
+	benchAnalyzeRuns(b, func(b *testing.B, path string, inputBytes float64, args []string) {
+		var analyzing childRun
+		tokenizing := make([]childRun, len(tokenizers))
+		for b.Loop() {
+			analyzing.add(runChild(b, "cli", args...))
+			for i, tk := range tokenizers {
+				tokenizing[i].add(runChild(b, "tokenize:"+tk.name, path))
+			}
+		}
+		var fastest childRun
+		for i, tk := range tokenizers {
+			if tk.name == "fastyaml" {
+				b.ReportMetric(float64(analyzing.wall)/float64(tokenizing[i].wall), "x-fastyaml")
+				continue
+			}
+			if fastest.wall == 0 || tokenizing[i].wall < fastest.wall {
+				fastest = tokenizing[i]
+			}
+			b.ReportMetric(float64(tokenizing[i].wall.Milliseconds())/float64(b.N), tk.name+"-ms/op")
+		}
+		b.ReportMetric(float64(analyzing.wall)/float64(fastest.wall), "x-tokenize")
+		b.ReportMetric(float64(analyzing.cpu)/float64(fastest.cpu), "cpu-x-tokenize")
+		b.ReportMetric(float64(analyzing.wall.Milliseconds())/float64(b.N), "analyze-ms/op")
+		b.ReportMetric(float64(analyzing.cpu.Milliseconds())/float64(b.N), "analyze-cpu-ms/op")
+		b.ReportMetric(float64(analyzing.peakRSS)/inputBytes, "analyze-peak-x-input")
+	})
+}
+
+// benchAnalyzeRuns runs body as a sub-benchmark for each generated size
+// (generate.Sizes, the large ones on request) and each admission mode
+// ("admission", and "off" for --admission=false), with the size's input
+// written to path, its size in bytes, and the arguments of `analyze -o json`
+// on it as the benchmarks run the binary.
+func benchAnalyzeRuns(b *testing.B, body func(b *testing.B, path string, inputBytes float64, args []string)) {
 	dir := b.TempDir()
 	for _, size := range generate.Sizes {
 		b.Run(size.Name, func(b *testing.B) {
@@ -155,31 +189,7 @@ func BenchmarkAnalyzeVersusTokenize(b *testing.B) {
 			data = nil
 			for _, adm := range []struct{ name, flag string }{{"admission", "--admission=true"}, {"off", "--admission=false"}} {
 				b.Run(adm.name, func(b *testing.B) {
-					args := []string{"analyze", "-o", "json", "--fail-on", "none", "-f", path, "--now", "2026-01-01T00:00:00Z", adm.flag}
-					var analyzing childRun
-					tokenizing := make([]childRun, len(tokenizers))
-					for b.Loop() {
-						analyzing.add(runChild(b, "cli", args...))
-						for i, tk := range tokenizers {
-							tokenizing[i].add(runChild(b, "tokenize:"+tk.name, path))
-						}
-					}
-					var fastest childRun
-					for i, tk := range tokenizers {
-						if tk.name == "fastyaml" {
-							b.ReportMetric(float64(analyzing.wall)/float64(tokenizing[i].wall), "x-fastyaml")
-							continue
-						}
-						if fastest.wall == 0 || tokenizing[i].wall < fastest.wall {
-							fastest = tokenizing[i]
-						}
-						b.ReportMetric(float64(tokenizing[i].wall.Milliseconds())/float64(b.N), tk.name+"-ms/op")
-					}
-					b.ReportMetric(float64(analyzing.wall)/float64(fastest.wall), "x-tokenize")
-					b.ReportMetric(float64(analyzing.cpu)/float64(fastest.cpu), "cpu-x-tokenize")
-					b.ReportMetric(float64(analyzing.wall.Milliseconds())/float64(b.N), "analyze-ms/op")
-					b.ReportMetric(float64(analyzing.cpu.Milliseconds())/float64(b.N), "analyze-cpu-ms/op")
-					b.ReportMetric(float64(analyzing.peakRSS)/inputBytes, "analyze-peak-x-input")
+					body(b, path, inputBytes, []string{"analyze", "-o", "json", "--fail-on", "none", "-f", path, "--now", "2026-01-01T00:00:00Z", adm.flag})
 				})
 			}
 		})
