@@ -5,10 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
@@ -18,6 +15,7 @@ import (
 	"github.com/kubectl-gwtls/kubectl-gwtls/admit"
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/celrules"
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/generate"
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/testinputs"
 )
 
 // manifestObjects reads the Gateway API objects of every test manifest of the
@@ -25,28 +23,10 @@ import (
 // (../shared/conformance), as e2e's differential test sends them.
 func manifestObjects(tb testing.TB, a *admit.Admitter) []object {
 	tb.Helper()
-	var files []string
-	err := filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules" || d.Name() == "fuzz") {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() && strings.Contains(filepath.ToSlash(p), "/testdata/") {
-			switch filepath.Ext(p) {
-			case ".yaml", ".yml", ".json":
-				files = append(files, p)
-			}
-		}
-		return nil
-	})
+	files, _, err := testinputs.Manifests("..", false)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	conformance, _ := filepath.Glob(filepath.Join("..", "..", "shared", "conformance", "*", "input.yaml"))
-	files = append(files, conformance...)
-	sort.Strings(files)
 	var out []object
 	for _, f := range files {
 		data, err := os.ReadFile(f)

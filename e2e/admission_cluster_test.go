@@ -18,7 +18,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"net/http"
 	"net/url"
 	"os"
@@ -40,6 +39,7 @@ import (
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/admit"
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/celrules"
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/testinputs"
 )
 
 // admissionObject is one object of the differential corpus, as JSON.
@@ -300,31 +300,13 @@ func normalizeJSON(v map[string]any) map[string]any {
 // repository and of the conformance corpus beside it.
 func manifestObjects(t *testing.T, a *admit.Admitter) []admissionObject {
 	t.Helper()
-	var files []string
-	err := filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules" || d.Name() == "fuzz") {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() && strings.Contains(filepath.ToSlash(p), "/testdata/") {
-			switch filepath.Ext(p) {
-			case ".yaml", ".yml", ".json":
-				files = append(files, p)
-			}
-		}
-		return nil
-	})
+	files, corpus, err := testinputs.Manifests("..", false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	conformance, _ := filepath.Glob(filepath.Join("..", "..", "shared", "conformance", "*", "input.yaml"))
-	if len(conformance) == 0 {
+	if corpus == 0 {
 		t.Log("no conformance corpus beside the repository (../shared/conformance): its manifests are left out")
 	}
-	files = append(files, conformance...)
-	sort.Strings(files)
 
 	var out []admissionObject
 	for _, f := range files {

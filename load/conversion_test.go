@@ -1,17 +1,14 @@
 package load
 
 import (
-	"io/fs"
-	"path/filepath"
 	"reflect"
-	"sort"
-	"strings"
 	"sync"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/fastunstructured"
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/testinputs"
 )
 
 // TestConversionAgreesWithFromUnstructured: every object the loader converts
@@ -83,32 +80,13 @@ func TestConversionAgreesWithFromUnstructured(t *testing.T) {
 // and of examples/, and the conformance corpus's inputs.
 func repositoryInputs(t *testing.T) []string {
 	t.Helper()
-	var files []string
-	err := filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == ".git" || d.Name() == "fuzz") {
-			return filepath.SkipDir
-		}
-		slash := filepath.ToSlash(p)
-		if !d.IsDir() && (strings.Contains(slash, "/testdata/") || strings.HasPrefix(slash, "../examples/")) {
-			switch filepath.Ext(p) {
-			case ".yaml", ".yml", ".json":
-				files = append(files, p)
-			}
-		}
-		return nil
-	})
+	files, corpus, err := testinputs.Manifests("..", true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	conformance, _ := filepath.Glob(filepath.Join("..", "..", "shared", "conformance", "*", "input.yaml"))
-	if len(conformance) == 0 {
+	if corpus == 0 {
 		t.Log("no conformance corpus beside the repository (../shared/conformance)")
 	}
-	files = append(files, conformance...)
-	sort.Strings(files)
 	if len(files) < 200 {
 		t.Fatalf("only %d inputs found", len(files))
 	}
