@@ -1,7 +1,6 @@
 package admit_test
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/admit"
@@ -44,20 +43,10 @@ func TestFastRulesAgreeWithPrograms(t *testing.T) {
 //	go test -fuzz FuzzFastRules -fuzztime 120s ./admit
 func FuzzFastRules(f *testing.F) {
 	seeds := fuzzSeeds(f)
-	for i := range seeds {
-		f.Add(uint16(i), []byte{byte(i), 1, 2, 0}, "a.example.com", int64(i))
-	}
+	addMutationSeeds(f, seeds)
 	a := builtin(f, admit.Experimental)
 	f.Fuzz(func(t *testing.T, seed uint16, path []byte, s string, n int64) {
-		o := seeds[int(seed)%len(seeds)]
-		var v any
-		if err := json.Unmarshal(o.raw, &v); err != nil {
-			t.Skip()
-		}
-		raw, err := json.Marshal(mutate(v, path, s, n))
-		if err != nil {
-			t.Skip()
-		}
+		o, raw := mutated(t, seeds, seed, path, s, n)
 		c, _ := admit.CheckFastRules(a, o.apiVersion, o.kind, raw)
 		for _, m := range c.Mismatches {
 			t.Errorf("%s\n  object %s", m, raw)

@@ -65,21 +65,11 @@ func TestCheckOnlyWalkIsTheFullWalk(t *testing.T) {
 //	go test -fuzz FuzzCheckOnlyWalk -fuzztime 120s ./admit
 func FuzzCheckOnlyWalk(f *testing.F) {
 	seeds := fuzzSeeds(f)
-	for i := range seeds {
-		f.Add(uint16(i), []byte{byte(i), 1, 2, 0}, "a.example.com", int64(i))
-	}
+	addMutationSeeds(f, seeds)
 	checking, making := freshAdmitter(f, admit.Experimental), freshAdmitter(f, admit.Experimental)
 	std := freshAdmitter(f, admit.Standard)
 	f.Fuzz(func(t *testing.T, seed uint16, path []byte, s string, n int64) {
-		o := seeds[int(seed)%len(seeds)]
-		var v any
-		if err := json.Unmarshal(o.raw, &v); err != nil {
-			t.Skip()
-		}
-		raw, err := json.Marshal(mutate(v, path, s, n))
-		if err != nil {
-			t.Skip()
-		}
+		o, raw := mutated(t, seeds, seed, path, s, n)
 		got, ok := admit.StandardShortcutAdmits(checking, o.apiVersion, o.kind, raw, true)
 		if !ok {
 			return

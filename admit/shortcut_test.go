@@ -170,26 +170,40 @@ func fuzzSeeds(tb testing.TB) []object {
 //	go test -fuzz FuzzShortcutMutations -fuzztime 120s ./admit
 func FuzzShortcutMutations(f *testing.F) {
 	seeds := fuzzSeeds(f)
-	for i := range seeds {
-		f.Add(uint16(i), []byte{byte(i), 1, 2, 0}, "a.example.com", int64(i))
-	}
+	addMutationSeeds(f, seeds)
 	a := freshAdmitter(f, admit.Experimental)
 	f.Fuzz(func(t *testing.T, seed uint16, path []byte, s string, n int64) {
-		o := seeds[int(seed)%len(seeds)]
-		var v any
-		if err := json.Unmarshal(o.raw, &v); err != nil {
-			t.Skip()
-		}
-		raw, err := json.Marshal(mutate(v, path, s, n))
-		if err != nil {
-			t.Skip()
-		}
+		o, raw := mutated(t, seeds, seed, path, s, n)
 		got := a.Admit(o.apiVersion, o.kind, raw)
 		want := admit.AdmitSlowly(a, o.apiVersion, o.kind, raw)
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("the verdict differs from the API server code's\n got %+v\nwant %+v\n  object %s", got, want, raw)
 		}
 	})
+}
+
+// addMutationSeeds gives a fuzz test of mutated objects (mutated) one seed
+// per object of seeds.
+func addMutationSeeds(f *testing.F, seeds []object) {
+	for i := range seeds {
+		f.Add(uint16(i), []byte{byte(i), 1, 2, 0}, "a.example.com", int64(i))
+	}
+}
+
+// mutated is the object of seeds that seed picks and its JSON changed where
+// path leads (mutate); the test is skipped when the object cannot be changed.
+func mutated(t *testing.T, seeds []object, seed uint16, path []byte, s string, n int64) (object, []byte) {
+	t.Helper()
+	o := seeds[int(seed)%len(seeds)]
+	var v any
+	if err := json.Unmarshal(o.raw, &v); err != nil {
+		t.Skip()
+	}
+	raw, err := json.Marshal(mutate(v, path, s, n))
+	if err != nil {
+		t.Skip()
+	}
+	return o, raw
 }
 
 // mutate changes the value of v that path leads to: each byte picks a field or
