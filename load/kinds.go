@@ -1,13 +1,13 @@
 package load
 
 import (
-	"encoding/json"
 	"sync"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/fastunstructured"
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/typedjson"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
 
@@ -102,7 +102,7 @@ func (s source) into(v any) error {
 	if s.obj != nil {
 		return fromUnstructured(s.obj, v)
 	}
-	if err := json.Unmarshal(s.js, v); err != nil {
+	if err := decodeTyped(s.js, v); err != nil {
 		return err
 	}
 	if s.defaults != nil {
@@ -110,6 +110,10 @@ func (s source) into(v any) error {
 	}
 	return nil
 }
+
+// decodeTyped decodes an object's JSON into its Go type's zero value as
+// encoding/json does, value and error: a test holds it to encoding/json.
+var decodeTyped = typedjson.Unmarshal
 
 // fromUnstructured converts an admitted object to its Go type: a test holds
 // it to apimachinery's converter.
