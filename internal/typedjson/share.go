@@ -2,7 +2,6 @@ package typedjson
 
 import (
 	"fmt"
-	"hash/maphash"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -52,8 +51,6 @@ type sharedPointer struct {
 	ptr  unsafe.Pointer
 }
 
-var seed = maphash.MakeSeed()
-
 // str reads the string at pos, shared or cut from the chunk.
 func (d *decoder) str() (string, bool) {
 	b, ok := d.stringBytes()
@@ -71,7 +68,7 @@ func (d *decoder) save(b []byte) string {
 	if len(b) > maxShared {
 		return d.cut(b)
 	}
-	slot := &d.strings[maphash.Bytes(seed, b)%stringSlots]
+	slot := &d.strings[hash(b)%stringSlots]
 	if *slot != string(b) {
 		*slot = d.cut(b)
 	}
@@ -99,18 +96,34 @@ func (d *decoder) sharedPointer(p *plan, dst unsafe.Pointer) bool {
 	if !ok {
 		return false
 	}
-	h := maphash.String(seed, s) ^ n*0x9e3779b97f4a7c15 ^ uint64(uintptr(unsafe.Pointer(p)))
-	e := &d.pointers[h%pointerSlots]
-	if e.plan != p || e.s != s || e.n != n {
-		ptr := unsafe_New(p.elem.rtype)
-		store(p.elem, ptr, s, n)
-		*e = sharedPointer{plan: p, s: s, n: n, ptr: ptr}
-		if watching.Load() {
-			watch(*e)
+	// Two slots a value may be in: the one it hashes to, where a new value
+	// goes, and its neighbour, where the value it displaces goes.
+	h := (hash(s) ^ n*0x9e3779b97f4a7c15 ^ uint64(uintptr(unsafe.Pointer(p)))) % pointerSlots
+	for _, e := range []*sharedPointer{&d.pointers[h], &d.pointers[h^1]} {
+		if e.plan == p && e.s == s && e.n == n {
+			*(*unsafe.Pointer)(dst) = e.ptr
+			return true
 		}
 	}
-	*(*unsafe.Pointer)(dst) = e.ptr
+	ptr := unsafe_New(p.elem.rtype)
+	store(p.elem, ptr, s, n)
+	d.pointers[h^1] = d.pointers[h]
+	d.pointers[h] = sharedPointer{plan: p, s: s, n: n, ptr: ptr}
+	if watching.Load() {
+		watch(d.pointers[h])
+	}
+	*(*unsafe.Pointer)(dst) = ptr
 	return true
+}
+
+// hash is FNV-1a of a short string: the same from run to run, so that what
+// is shared is too.
+func hash[S string | []byte](s S) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint64(s[i])) * 1099511628211
+	}
+	return h
 }
 
 // generation changes when decoders must forget the pointees they share.
@@ -138,10 +151,10 @@ func watch(e sharedPointer) {
 }
 
 // WatchShared records every pointee that decodes share from now on, until
-// check is called; check reports those whose value is no longer the one
-// decoded, which something wrote through a pointer the model shares. For
-// tests: one watch at a time.
-func WatchShared() (check func() error) {
+// check is called; check says how many were shared and reports those whose
+// value is no longer the one decoded, which something wrote through a
+// pointer the model shares. For tests: one watch at a time.
+func WatchShared() (check func() (shared int, err error)) {
 	watchMu.Lock()
 	watched = nil
 	watchMu.Unlock()
@@ -149,7 +162,7 @@ func WatchShared() (check func() error) {
 	// them.
 	generation.Add(1)
 	watching.Store(true)
-	return func() error {
+	return func() (int, error) {
 		watching.Store(false)
 		// A pointee written through is not shared again.
 		generation.Add(1)
@@ -168,9 +181,9 @@ func WatchShared() (check func() error) {
 			}
 		}
 		if first != nil {
-			return fmt.Errorf("%d of %d shared values changed; first: %w", n, len(watched), first)
+			return len(watched), fmt.Errorf("%d of %d shared values changed; first: %w", n, len(watched), first)
 		}
-		return nil
+		return len(watched), nil
 	}
 }
 

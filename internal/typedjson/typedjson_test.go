@@ -390,8 +390,8 @@ func TestWatchSharedSeesWrites(t *testing.T) {
 	if err := Unmarshal([]byte(httpRouteJSON), &r); err != nil {
 		t.Fatal(err)
 	}
-	if err := check(); err != nil {
-		t.Fatalf("nothing written, yet: %v", err)
+	if n, err := check(); err != nil || n == 0 {
+		t.Fatalf("nothing written, yet: %d shared, %v", n, err)
 	}
 	check = WatchShared()
 	r = gwv1.HTTPRoute{}
@@ -399,7 +399,7 @@ func TestWatchSharedSeesWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	*r.Spec.ParentRefs[0].Port = 8443
-	err := check()
+	_, err := check()
 	*r.Spec.ParentRefs[0].Port = 443
 	if err == nil || !strings.Contains(err.Error(), "443") {
 		t.Errorf("a write through a shared *PortNumber was not seen: %v", err)
