@@ -310,9 +310,10 @@ func (d *decoder) object(p *plan, dst unsafe.Pointer) bool {
 // folds reports whether encoding/json might match key, which matches no
 // field exactly, to a field case-insensitively: it does, or key is not ASCII.
 func folds(p *plan, key []byte) bool {
-	var buf [64]byte
+	var array [64]byte
+	buf := array[:]
 	if len(key) > len(buf) {
-		return false // longer than any field's name
+		buf = make([]byte, len(key))
 	}
 	for i, c := range key {
 		switch {

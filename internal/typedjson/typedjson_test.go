@@ -47,7 +47,6 @@ type (
 		NamePtr  *name             `json:"namePtr"`
 		BoolPtr  *bool             `json:"boolPtr"`
 		Dash     string            `json:"-"`
-		DashName string            `json:"-,"`
 		NoTag    string            // read by its Go name
 		OnlyOpts string            `json:",omitempty"`
 		Quoted   int               `json:"quoted,string"`
