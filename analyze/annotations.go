@@ -41,7 +41,8 @@ func (e *engine) annotations() {
 		for _, p := range ps {
 			lint := p.Problem
 			lint.Message = fmt.Sprintf("annotation %s: %s", p.Key, p.Message)
-			rr.Lints = append(rr.Lints, lint)
+			refs := rr.filterRefs()
+			refs.lints = append(refs.lints, lint)
 		}
 	}
 }

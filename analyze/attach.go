@@ -44,16 +44,16 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref *gwv1.Pare
 	*pr = ParentResult{Route: rr, Index: i, Ref: ref, Written: true, Controller: gwv1.GatewayController(e.opts.Controller)}
 	d := &parentDecision{pr: pr, ref: ref, route: r,
 		parent: model.NamespacedName{Namespace: namespaceOr(ref.Namespace, r.ObjectMeta.Namespace), Name: string(ref.Name)},
-		trace:  tracer{on: e.tracing(r.Kind, r.ObjectMeta.Namespace, r.ObjectMeta.Name), steps: &pr.Trace}}
+		trace:  tracer{on: e.tracing(r.Kind, r.ObjectMeta.Namespace, r.ObjectMeta.Name)}}
 	if d.trace.on {
-		d.trace.subject = d.parentName()
+		d.trace.steps, d.trace.subject = &pr.rareOf().trace, d.parentName()
 	}
 	candidates, ok := e.parentListeners(d)
 	if !ok {
 		return
 	}
-	if len(rr.InvalidHostnames) > 0 {
-		msg := fmt.Sprintf("spec.hostnames has invalid hostnames: %s", strings.Join(rr.InvalidHostnames, ", "))
+	if len(rr.invalidHostnames()) > 0 {
+		msg := fmt.Sprintf("spec.hostnames has invalid hostnames: %s", strings.Join(rr.invalidHostnames(), ", "))
 		fix := "use DNS names (no IP addresses; a wildcard only as the whole leftmost label, *.example.com)"
 		d.trace.step("route.hostnames.valid", false, msg, fix, nil)
 		d.reject(rules.RouteAcceptedUnsupportedValue, msg, fix)
@@ -77,7 +77,7 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref *gwv1.Pare
 		v := &candidates[i]
 		verdict, hs := e.admit(v, r, kind, nsID, a.scratch)
 		if d.trace.on {
-			pr.Trace = append(pr.Trace, e.admitSteps(v, r, verdict, hs)...)
+			*d.trace.steps = append(*d.trace.steps, e.admitSteps(v, r, verdict, hs)...)
 		}
 		switch verdict {
 		case admitted:
@@ -91,7 +91,7 @@ func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref *gwv1.Pare
 		return
 	}
 	if len(inactive) > 0 {
-		pr.inactive = slices.Clone(inactive)
+		pr.rareOf().inactive = slices.Clone(inactive)
 	}
 	pr.Attachments = a.attachments(len(attached))
 	for i, v := range attached {

@@ -285,7 +285,7 @@ func backendFindings(fl *findingList, b *BackendResult, field string, ref model.
 // lintFindings are the problems of a route's annotations (annotations step).
 func lintFindings(fl *findingList, rr *RouteResult) {
 	r := rr.Route
-	for _, l := range rr.Lints {
+	for _, l := range rr.lints() {
 		fl.add(l, refOf(r.Kind, r.ObjectMeta), r.Source, "metadata.annotations")
 	}
 }

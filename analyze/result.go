@@ -216,10 +216,6 @@ type RouteResult struct {
 	Route    *model.Route
 	Parents  []*ParentResult
 	Backends []*BackendResult
-	// InvalidHostnames are route hostnames that are not valid Gateway API hostnames.
-	InvalidHostnames []string
-	// Lints are problems of the route's implementation-specific annotations.
-	Lints []rules.Problem
 	// Skipped is why the route was not attached (analysis/WorkBounded): its
 	// parents are undecided and unwritten. nil for every route the engine
 	// attached.
@@ -227,13 +223,14 @@ type RouteResult struct {
 
 	now *metav1.Time // the analysis time, for conditions built on demand
 	// refs is what most routes do not have: a reference that does not resolve,
-	// or a RequestMirror or ExtensionRef filter; nil when there is none.
+	// a RequestMirror or ExtensionRef filter, an invalid hostname, a problem
+	// of its annotations; nil when there is none.
 	refs *routeRefs
 }
 
 // routeRefs are a route's unresolved references and its filters' references.
 // It is the size of the Condition it holds, rounded to the allocator's class:
-// the filters, rarer still, are behind a pointer.
+// the filters, invalid hostnames and lints, rarer still, are behind a pointer.
 type routeRefs struct {
 	// unresolved is ResolvedRefs when False; its Type is "" when every
 	// reference resolved.
@@ -241,8 +238,16 @@ type routeRefs struct {
 	filters    *filterRefs
 }
 
-// filterRefs are the references of a route's filters, resolved.
+// filterRefs are the references of a route's filters, resolved, and what
+// fewer routes still have: invalid hostnames and problems of its annotations.
+// They were two slices in every RouteResult, 48 of its 128 bytes.
 type filterRefs struct {
+	// invalidHostnames are route hostnames that are not valid Gateway API
+	// hostnames.
+	invalidHostnames []string
+	// lints are problems of the route's implementation-specific annotations.
+	lints []rules.Problem
+
 	mirrors    []*MirrorResult
 	extensions []*ExtensionResult
 	// dropped are the rules whose own ExtensionRef filter does not resolve:
@@ -256,6 +261,23 @@ func (rr *RouteResult) routeRefs() *routeRefs {
 		rr.refs = &routeRefs{}
 	}
 	return rr.refs
+}
+
+// invalidHostnames are the route's hostnames that are not valid Gateway API
+// hostnames.
+func (rr *RouteResult) invalidHostnames() []string {
+	if f := rr.filterRefsOrNil(); f != nil {
+		return f.invalidHostnames
+	}
+	return nil
+}
+
+// lints are the problems of the route's implementation-specific annotations.
+func (rr *RouteResult) lints() []rules.Problem {
+	if f := rr.filterRefsOrNil(); f != nil {
+		return f.lints
+	}
+	return nil
 }
 
 // filterRefs returns the route's filterRefs, made on first use.
@@ -346,10 +368,10 @@ type ParentResult struct {
 	Gateway     *GatewayResult
 	ListenerSet *ListenerSetResult
 	Attachments []*Attachment
-	Trace       []Step
-	// inactive are listeners the route would attach to if they were accepted; they
-	// count the route in attachedRoutes when the parent is accepted.
-	inactive []*ListenerResult
+	// rare holds what few parents have (the trace, listeners that would take
+	// the route if accepted); nil when there is neither. A large Result has a
+	// ParentResult per parentRef, and the two slices were a third of its size.
+	rare *parentRare
 	// rejected is why the parent does not accept the route (a route/Accepted
 	// rule); nil when it does, or when nothing decided (see decided).
 	rejected *rules.Problem
@@ -361,6 +383,39 @@ type ParentResult struct {
 	// the parent belongs to another controller, is not a Gateway API parent, or is
 	// not in the input (then Conditions still say why, for findings and explain).
 	Written bool
+}
+
+// parentRare is what few ParentResults have.
+type parentRare struct {
+	trace []Step
+	// inactive are listeners the route would attach to if they were accepted; they
+	// count the route in attachedRoutes when the parent is accepted.
+	inactive []*ListenerResult
+}
+
+// rareOf returns p's parentRare, made on first use.
+func (p *ParentResult) rareOf() *parentRare {
+	if p.rare == nil {
+		p.rare = &parentRare{}
+	}
+	return p.rare
+}
+
+// Trace is the steps that decided the parent, when the analysis recorded
+// them (Options.Trace).
+func (p *ParentResult) Trace() []Step {
+	if p.rare == nil {
+		return nil
+	}
+	return p.rare.trace
+}
+
+// inactive are listeners the route would attach to if they were accepted.
+func (p *ParentResult) inactive() []*ListenerResult {
+	if p.rare == nil {
+		return nil
+	}
+	return p.rare.inactive
 }
 
 // Accepted reports whether the parent accepts the route (Accepted=True).

@@ -74,7 +74,7 @@ func (e *engine) routes() {
 				}
 			}
 			for _, p := range rr.Parents {
-				for _, l := range p.inactive {
+				for _, l := range p.inactive() {
 					if counted[l.num] != mark {
 						ina[l.num] = append(ina[l.num], rr)
 						counted[l.num] = mark
@@ -145,7 +145,8 @@ func (e *engine) route(r *model.Route, nsID int32, a *arena, attach bool) *Route
 	if r.HasHostnames() {
 		for _, h := range r.Hostnames {
 			if err := hostname.Validate(string(h)); err != nil {
-				rr.InvalidHostnames = append(rr.InvalidHostnames, string(h))
+				refs := rr.filterRefs()
+				refs.invalidHostnames = append(refs.invalidHostnames, string(h))
 			}
 		}
 	}

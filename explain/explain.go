@@ -222,7 +222,7 @@ func route(rr *analyze.RouteResult, view *drift.View) *Explanation {
 			continue
 		}
 		accepted := p.Accepted()
-		sec := Section{Title: title, Steps: steps(p.Trace, !accepted), Conditions: conditions(cs)}
+		sec := Section{Title: title, Steps: steps(p.Trace(), !accepted), Conditions: conditions(cs)}
 		for _, a := range p.Attachments {
 			hs := strings.Join(a.Hostnames, ", ")
 			if len(a.Hostnames) == 1 && a.Hostnames[0] == "" || len(a.Hostnames) == 0 {

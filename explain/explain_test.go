@@ -81,7 +81,7 @@ func stepsOutside(res *analyze.Result, ref model.Ref) int {
 		r := rr.Route
 		if (model.Ref{Kind: r.Kind, Namespace: r.ObjectMeta.Namespace, Name: r.ObjectMeta.Name}) != ref {
 			for _, p := range rr.Parents {
-				n += len(p.Trace)
+				n += len(p.Trace())
 			}
 		}
 	}

@@ -6,33 +6,49 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
 )
 
-// appendRouteStatusJSON appends st as json.Marshal writes it. Routes are most
-// of the objects render status writes, and marshalling each status through
-// reflection was a tenth of the command's time; TestRouteStatusJSON holds
-// this to json.Marshal.
-func appendRouteStatusJSON(b []byte, st gwv1.RouteStatus) []byte {
-	b = append(b, `{"parents":`...)
-	if st.Parents == nil {
-		return append(b, "null}"...)
-	}
-	b = append(b, '[')
-	for i, p := range st.Parents {
-		if i > 0 {
+// appendRouteResultStatusJSON appends rr.Status() as json.Marshal writes it.
+// Routes are most of the objects render status writes: marshalling each
+// status through reflection was a tenth of the command's time, and building
+// the RouteStatus, its condition slices and copies of the conditions a tenth
+// of the writer's allocations. TestRouteResultStatusJSON holds this to
+// json.Marshal on every input of the repository, TestRouteStatusPartsJSON
+// the parent reference and condition writers on strings it escapes.
+func appendRouteResultStatusJSON(b []byte, rr *analyze.RouteResult) []byte {
+	b = append(b, `{"parents":[`...)
+	var resolved *analyze.Condition // the route's, the same for every parent
+	n := 0
+	for _, p := range rr.Parents {
+		if !p.Written {
+			continue
+		}
+		if n > 0 {
 			b = append(b, ',')
 		}
+		n++
 		b = append(b, `{"parentRef":`...)
-		b = appendParentRefJSON(b, p.ParentRef)
+		b = appendParentRefJSON(b, *p.Ref)
 		b = append(b, `,"controllerName":`...)
-		b = appendJSONString(b, string(p.ControllerName))
-		if len(p.Conditions) > 0 {
+		b = appendJSONString(b, string(p.Controller))
+		// As ParentResult.Conditions: Accepted, ResolvedRefs, then
+		// PartiallyInvalid for an accepting parent.
+		if accepted, ok := p.AcceptedCondition(); ok {
+			if resolved == nil {
+				c := rr.ResolvedRefs()
+				resolved = &c
+			}
 			b = append(b, `,"conditions":[`...)
-			for j, c := range p.Conditions {
-				if j > 0 {
+			b = appendConditionJSON(b, accepted.Condition)
+			b = append(b, ',')
+			b = appendConditionJSON(b, resolved.Condition)
+			if p.Accepted() {
+				if pi, ok := rr.PartiallyInvalid(); ok {
 					b = append(b, ',')
+					b = appendConditionJSON(b, pi.Condition)
 				}
-				b = appendConditionJSON(b, c)
 			}
 			b = append(b, ']')
 		}

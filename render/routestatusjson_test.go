@@ -8,12 +8,16 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/testinputs"
+	"github.com/kubectl-gwtls/kubectl-gwtls/load"
 )
 
-// TestRouteStatusJSON: appendRouteStatusJSON writes what json.Marshal writes,
-// for statuses with and without each optional field, and strings that
-// json.Marshal escapes.
-func TestRouteStatusJSON(t *testing.T) {
+// TestRouteStatusPartsJSON: appendParentRefJSON and appendConditionJSON write
+// what json.Marshal writes, with and without each optional field, and strings
+// that json.Marshal escapes.
+func TestRouteStatusPartsJSON(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	texts := []string{"", "gw", "a<b>&c", `quote " and \ backslash`, "é \u2028 \xff", "line\nbreak", "Accepted"}
 	text := func() string { return texts[rng.IntN(len(texts))] }
@@ -24,55 +28,91 @@ func TestRouteStatusJSON(t *testing.T) {
 		s := text()
 		return &s
 	}
-	for i := range 2000 {
-		var st gwv1.RouteStatus
-		switch i % 7 {
-		case 0: // nil parents: "parents": null
-		case 1:
-			st.Parents = []gwv1.RouteParentStatus{}
-		default:
-			for range rng.IntN(3) + 1 {
-				p := gwv1.RouteParentStatus{ControllerName: gwv1.GatewayController(text())}
-				p.ParentRef.Name = gwv1.ObjectName(text())
-				if s := ptr(); s != nil {
-					p.ParentRef.Group = (*gwv1.Group)(s)
-				}
-				if s := ptr(); s != nil {
-					p.ParentRef.Kind = (*gwv1.Kind)(s)
-				}
-				if s := ptr(); s != nil {
-					p.ParentRef.Namespace = (*gwv1.Namespace)(s)
-				}
-				if s := ptr(); s != nil {
-					p.ParentRef.SectionName = (*gwv1.SectionName)(s)
-				}
-				if rng.IntN(2) == 0 {
-					port := gwv1.PortNumber(rng.Int32N(70000))
-					p.ParentRef.Port = &port
-				}
-				switch rng.IntN(3) {
-				case 0:
-				case 1:
-					p.Conditions = []metav1.Condition{}
-				default:
-					for range rng.IntN(3) + 1 {
-						c := metav1.Condition{Type: text(), Status: metav1.ConditionStatus(text()), Reason: text(), Message: text(),
-							ObservedGeneration: rng.Int64N(3) - 1}
-						if rng.IntN(3) > 0 {
-							c.LastTransitionTime = metav1.NewTime(time.Date(2026, 1, 2, 3, 4, 5, rng.IntN(2)*999, time.FixedZone("x", 3600*rng.IntN(3))))
-						}
-						p.Conditions = append(p.Conditions, c)
-					}
-				}
-				st.Parents = append(st.Parents, p)
-			}
+	for range 2000 {
+		var r gwv1.ParentReference
+		r.Name = gwv1.ObjectName(text())
+		if s := ptr(); s != nil {
+			r.Group = (*gwv1.Group)(s)
 		}
-		want, err := json.Marshal(st)
+		if s := ptr(); s != nil {
+			r.Kind = (*gwv1.Kind)(s)
+		}
+		if s := ptr(); s != nil {
+			r.Namespace = (*gwv1.Namespace)(s)
+		}
+		if s := ptr(); s != nil {
+			r.SectionName = (*gwv1.SectionName)(s)
+		}
+		if rng.IntN(2) == 0 {
+			port := gwv1.PortNumber(rng.Int32N(70000))
+			r.Port = &port
+		}
+		want, err := json.Marshal(r)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := appendRouteStatusJSON(nil, st); string(got) != string(want) {
-			t.Fatalf("appendRouteStatusJSON:\n%s\njson.Marshal:\n%s", got, want)
+		if got := appendParentRefJSON(nil, r); string(got) != string(want) {
+			t.Fatalf("appendParentRefJSON:\n%s\njson.Marshal:\n%s", got, want)
+		}
+
+		c := metav1.Condition{Type: text(), Status: metav1.ConditionStatus(text()), Reason: text(), Message: text(),
+			ObservedGeneration: rng.Int64N(3) - 1}
+		if rng.IntN(3) > 0 {
+			c.LastTransitionTime = metav1.NewTime(time.Date(2026, 1, 2, 3, 4, 5, rng.IntN(2)*999, time.FixedZone("x", 3600*rng.IntN(3))))
+		}
+		if want, err = json.Marshal(c); err != nil {
+			t.Fatal(err)
+		}
+		if got := appendConditionJSON(nil, c); string(got) != string(want) {
+			t.Fatalf("appendConditionJSON:\n%s\njson.Marshal:\n%s", got, want)
 		}
 	}
+}
+
+// TestRouteResultStatusJSON: appendRouteResultStatusJSON writes what
+// json.Marshal writes of the route's Status, for every route of every input
+// of the repository (routes with no parent written, rejected parents,
+// unresolved references, dropped rules, several parents).
+func TestRouteResultStatusJSON(t *testing.T) {
+	files, _, err := testinputs.Manifests("..", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var routes, parents, conditions int
+	seen := map[string]bool{}
+	for _, f := range files {
+		m, err := load.Files(load.FileOptions{Filenames: []string{f}, Admission: load.Admission{Off: true}})
+		if err != nil {
+			continue // inputs the loader refuses have no routes to write
+		}
+		for _, rr := range analyze.Analyze(m, analyze.Options{Now: now}).Routes {
+			want, err := json.Marshal(rr.Status())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := appendRouteResultStatusJSON(nil, rr); string(got) != string(want) {
+				t.Fatalf("%s: %s:\nappendRouteResultStatusJSON:\n%s\njson.Marshal:\n%s", f, rr.Route.ObjectMeta.Name, got, want)
+			}
+			routes++
+			st := rr.Status()
+			parents += len(st.Parents)
+			for _, p := range st.Parents {
+				conditions += len(p.Conditions)
+				for _, c := range p.Conditions {
+					seen[c.Type+"/"+string(c.Status)] = true
+				}
+			}
+		}
+	}
+	// The inputs hold every kind of route status, so that this compares them.
+	for _, k := range []string{"Accepted/True", "Accepted/False", "ResolvedRefs/True", "ResolvedRefs/False", "PartiallyInvalid/True"} {
+		if !seen[k] {
+			t.Errorf("no route status of the inputs has %s", k)
+		}
+	}
+	if routes < 300 {
+		t.Errorf("only %d routes compared", routes)
+	}
+	t.Logf("%d routes, %d parents, %d conditions of %d inputs", routes, parents, conditions, len(files))
 }

@@ -15,50 +15,68 @@ import (
 	goyaml "go.yaml.in/yaml/v2"
 	"sigs.k8s.io/yaml"
 
-	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
-
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
 
-// statusObject is one object of the status output: the object as written and the
-// status a conformant controller would write (nil: keep the status it had).
+// statusObject is one object of the status output: the object as written and
+// the result whose status a conformant controller would write. It holds no
+// closure: render status makes one per object of the input.
 type statusObject struct {
-	meta   model.Meta
-	status func() any
+	meta *model.Meta
+	// result is the object's *analyze.GatewayResult, *ListenerSetResult,
+	// *RouteResult or *PolicyResult; nil to keep the status the object had.
+	// Any other value is the status itself.
+	result any
+}
+
+// status is the status a conformant controller would write; nil when the
+// object keeps its own.
+func (o statusObject) status() any {
+	switch r := o.result.(type) {
+	case *analyze.GatewayResult:
+		return r.Status()
+	case *analyze.ListenerSetResult:
+		return r.Status()
+	case *analyze.RouteResult:
+		return r.Status()
+	case *analyze.PolicyResult:
+		return r.Status()
+	}
+	return o.result
 }
 
 // statusObjects lists every Gateway, ListenerSet, route and BackendTLSPolicy of
 // the input in output order. Statuses are built when an object is rendered.
 func statusObjects(res *analyze.Result) []statusObject {
-	var objs []statusObject
+	objs := make([]statusObject, 0, len(res.Model.Gateways)+len(res.Model.ListenerSets)+len(res.Routes)+len(res.BackendTLSPolicies))
 	gateways := make(map[*model.Gateway]*analyze.GatewayResult, len(res.Gateways))
 	for _, g := range res.Gateways {
 		gateways[g.Gateway] = g
 	}
 	for _, g := range res.Model.Gateways {
-		o := statusObject{meta: g.Meta}
+		o := statusObject{meta: &g.Meta}
 		if gr := gateways[g]; gr != nil {
-			o.status = func() any { return gr.Status() }
+			o.result = gr
 		}
 		objs = append(objs, o)
 	}
-	sets := map[*model.ListenerSet]*analyze.ListenerSetResult{}
+	sets := make(map[*model.ListenerSet]*analyze.ListenerSetResult, len(res.ListenerSets))
 	for _, ls := range res.ListenerSets {
 		sets[ls.ListenerSet] = ls
 	}
 	for _, ls := range res.Model.ListenerSets {
-		o := statusObject{meta: ls.Meta}
+		o := statusObject{meta: &ls.Meta}
 		if lr := sets[ls]; lr != nil {
-			o.status = func() any { return lr.Status() }
+			o.result = lr
 		}
 		objs = append(objs, o)
 	}
 	for _, rr := range res.Routes {
-		objs = append(objs, statusObject{meta: rr.Route.Meta, status: func() any { return rr.Status() }})
+		objs = append(objs, statusObject{meta: &rr.Route.Meta, result: rr})
 	}
 	for _, pr := range res.BackendTLSPolicies {
-		objs = append(objs, statusObject{meta: pr.Policy.Meta, status: func() any { return pr.Status() }})
+		objs = append(objs, statusObject{meta: &pr.Policy.Meta, result: pr})
 	}
 	return objs
 }
@@ -70,7 +88,7 @@ func (o statusObject) item(numbers bool) (map[string]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", o.meta.Source, err)
 	}
-	if o.status != nil {
+	if o.result != nil {
 		b, err := json.Marshal(o.status())
 		if err != nil {
 			return nil, err
@@ -136,53 +154,92 @@ func StatusItems(res *analyze.Result) ([]map[string]any, error) {
 	return items, nil
 }
 
-// statusBatch is how many objects are rendered (on every core) before they are
-// written: output starts early and memory stays bounded at any size.
-const statusBatch = 512
+// statusChunk is how many objects a core renders at a time: output is
+// written in chunks, in order, as soon as each is rendered and every chunk
+// before it is written.
+const statusChunk = 32
 
-// writeStatus renders the objects in batches, each object by encode on any core,
-// and writes them in order, with sep between two objects. Each core has a
-// tree to parse objects into and a buffer it appends their text to, both
-// reused from batch to batch.
+// writeStatus renders the objects by encode, a chunk at a time on every core,
+// and writes them in order, with sep between two objects, while the next
+// chunks are rendered. statusSlots chunks per core are rendered or waiting
+// at most: memory stays bounded at any size (a Gateway of 20 listeners is
+// about 60 KB of JSON, a route 3 KB). Each core has a tree to parse objects
+// into, and each slot a buffer, both reused. A failing object stops the
+// output after the objects before it, as if they were written one by one.
 func writeStatus(w io.Writer, objs []statusObject, encode func(t *statusTree, b []byte, o statusObject) ([]byte, error), sep string) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	type span struct {
-		worker, start, end int
-		err                error
-	}
-	spans := make([]span, statusBatch)
 	workers := max(1, min(runtime.GOMAXPROCS(0), 8))
-	trees := make([]statusTree, workers)
-	for lo := 0; lo < len(objs); lo += statusBatch {
-		batch := objs[lo:min(lo+statusBatch, len(objs))]
-		var wg sync.WaitGroup
-		for k := 0; k < workers; k++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				t := &trees[k]
-				t.out = t.out[:0]
-				for i := k; i < len(batch); i += workers {
-					start := len(t.out)
-					var err error
-					t.out, err = encode(t, t.out, batch[i])
-					spans[i] = span{k, start, len(t.out), err}
+	chunks := (len(objs) + statusChunk - 1) / statusChunk
+	slots := make([]statusSlot, statusSlots*workers)
+	for i := range slots {
+		slots[i].ready = make(chan struct{}, 1)
+		slots[i].free = make(chan struct{}, 1)
+		slots[i].free <- struct{}{}
+	}
+	jobs := make(chan int)
+	stop := make(chan struct{})
+	go func() { // hands out chunks in order, each once its slot is written
+		defer close(jobs)
+		for c := range chunks {
+			s := &slots[c%len(slots)]
+			select {
+			case <-s.free:
+			case <-stop:
+				return
+			}
+			jobs <- c
+		}
+	}()
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			t := &statusTree{}
+			for c := range jobs {
+				s := &slots[c%len(slots)]
+				s.out, s.err = s.out[:0], nil
+				for i := c * statusChunk; i < min((c+1)*statusChunk, len(objs)); i++ {
+					end := len(s.out)
+					if i > 0 {
+						s.out = append(s.out, sep...)
+					}
+					if s.out, s.err = encode(t, s.out, objs[i]); s.err != nil {
+						s.out = s.out[:end]
+						break
+					}
 				}
-			}()
-		}
-		wg.Wait()
-		for i := range batch {
-			sp := spans[i]
-			if sp.err != nil {
-				return sp.err
+				s.ready <- struct{}{}
 			}
-			if lo+i > 0 {
-				bw.WriteString(sep)
-			}
-			bw.Write(trees[sp.worker].out[sp.start:sp.end])
+		})
+	}
+	var err error
+	for c := range chunks {
+		s := &slots[c%len(slots)]
+		<-s.ready
+		bw.Write(s.out)
+		if err = s.err; err != nil {
+			break
 		}
+		s.free <- struct{}{}
+	}
+	close(stop)
+	wg.Wait()
+	if err != nil {
+		return err
 	}
 	return bw.Flush()
+}
+
+// statusSlots is how many chunks per core may be rendered ahead of the one
+// being written.
+const statusSlots = 4
+
+// statusSlot is a chunk's rendered text, and err if one of its objects failed
+// (out then ends before it); ready is signalled when it is rendered, free when
+// it is written.
+type statusSlot struct {
+	out         []byte
+	err         error
+	ready, free chan struct{}
 }
 
 // parsed is the object's members, with .status replaced, parsed into t; ok
@@ -190,18 +247,17 @@ func writeStatus(w io.Writer, objs []statusObject, encode func(t *statusTree, b 
 // from the maps item decodes, which say what is wrong.
 func (o statusObject) parsed(t *statusTree) ([]member, bool) {
 	var status []byte
-	if o.status != nil {
-		switch st := o.status().(type) {
-		case gwv1.RouteStatus:
-			t.status = appendRouteStatusJSON(t.status[:0], st)
-			status = t.status
-		default:
-			b, err := json.Marshal(st)
-			if err != nil {
-				return nil, false
-			}
-			status = b
+	switch rr := o.result.(type) {
+	case nil:
+	case *analyze.RouteResult:
+		t.status = appendRouteResultStatusJSON(t.status[:0], rr)
+		status = t.status
+	default:
+		b, err := json.Marshal(o.status())
+		if err != nil {
+			return nil, false
 		}
+		status = b
 	}
 	return t.parse(o.meta.Raw, status)
 }

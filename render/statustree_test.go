@@ -46,9 +46,9 @@ func FuzzStatusTree(f *testing.F) {
 
 func checkStatusTree(t *testing.T, raw, status []byte) {
 	t.Helper()
-	o := statusObject{meta: model.Meta{Raw: raw}}
+	o := statusObject{meta: &model.Meta{Raw: raw}}
 	if len(status) > 0 {
-		o.status = func() any { return json.RawMessage(status) }
+		o.result = json.RawMessage(status)
 	}
 	var tree statusTree
 	for _, numbers := range []bool{false, true} {

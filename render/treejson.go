@@ -66,8 +66,8 @@ type statusTree struct {
 	jsonTree
 	buf     []byte
 	members []member
-	// status is a route's status as JSON; out is what the tree is written to.
-	status, out []byte
+	// status is a route's status as JSON.
+	status []byte
 	// styles remembers the YAML style of strings that stringStyle cannot
 	// tell from their first character or length.
 	styles map[string]yamlStyle
