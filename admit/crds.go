@@ -17,7 +17,6 @@ import (
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
-	"sigs.k8s.io/yaml"
 )
 
 // Release is the Gateway API release whose CRDs are built in: the version of
@@ -33,9 +32,13 @@ const (
 	Experimental Channel = "experimental"
 )
 
-// builtin holds the CRD files of config/crd/{standard,experimental} of Release,
-// verbatim, without the ValidatingAdmissionPolicy and the kustomization that sit
-// beside them (they are not CRDs).
+// builtin holds the CRDs of config/crd/{standard,experimental} of Release,
+// without the ValidatingAdmissionPolicy and the kustomization that sit beside
+// them (they are not CRDs). Each is the JSON of what the release's YAML file
+// decodes to, less its schemas' descriptions, which nothing reads: a run
+// decodes the CRD of each kind it meets, and the YAML took 15 times as long
+// (TestBuiltinCRDsMatchModule holds them to the module's files, and with
+// -update writes them).
 //
 //go:embed crds
 var builtin embed.FS
@@ -79,28 +82,61 @@ func eager(def *apiextensionsv1.CustomResourceDefinition) *crd {
 	return c
 }
 
-// lazy reads a built-in CRD file's header, which controller-gen writes before
-// the versions (the bulk of the file), and decodes the whole file on first use.
-func lazy(name string, data []byte) (*crd, error) {
-	head, _, ok := bytes.Cut(data, []byte("\n  versions:\n"))
-	if !ok {
-		return nil, fmt.Errorf("built-in CRD %s: no versions", name)
+// lazy reads the header of the built-in CRD file at name, which comes before
+// the versions (the bulk of the file: encoding/json writes a
+// CustomResourceDefinitionSpec's group, names and scope before its versions),
+// and decodes the whole file on first use. Until then only the header is
+// read: a manifest uses few kinds.
+func lazy(name string) (*crd, error) {
+	head, err := builtinHead(name)
+	if err != nil {
+		return nil, fmt.Errorf("built-in CRD %s: %w", name, err)
 	}
 	c := &crd{}
-	if err := yaml.Unmarshal(head, &c.header); err != nil {
+	if err := json.Unmarshal(head, &c.header); err != nil {
 		return nil, fmt.Errorf("built-in CRD %s: %w", name, err)
 	}
 	c.def = sync.OnceValues(func() (*apiextensionsv1.CustomResourceDefinition, error) {
-		defs, _, err := parseCRDs(data)
+		data, err := builtin.ReadFile(name)
 		if err != nil {
+			return nil, fmt.Errorf("built-in CRDs: %w", err)
+		}
+		def := new(apiextensionsv1.CustomResourceDefinition)
+		if err := json.Unmarshal(data, def); err != nil {
 			return nil, fmt.Errorf("built-in CRD %s: %w", name, err)
 		}
-		if len(defs) != 1 {
-			return nil, fmt.Errorf("built-in CRD %s: %d definitions, want 1", name, len(defs))
+		if def.Kind != "CustomResourceDefinition" || def.APIVersion != apiextensionsv1.SchemeGroupVersion.String() {
+			return nil, fmt.Errorf("built-in CRD %s: %s %s, not a CustomResourceDefinition", name, def.APIVersion, def.Kind)
 		}
-		return defs[0], nil
+		return def, nil
 	})
 	return c, nil
+}
+
+// builtinHead returns the built-in CRD file at name up to its versions, as a
+// JSON object: the file's own text, closed after spec's scope.
+func builtinHead(name string) ([]byte, error) {
+	f, err := builtin.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	versions := []byte(`,"versions":[`)
+	var buf []byte
+	chunk := make([]byte, 4096)
+	for {
+		n, err := f.Read(chunk)
+		buf = append(buf, chunk[:n]...)
+		if head, _, ok := bytes.Cut(buf, versions); ok {
+			return append(head, "}}"...), nil
+		}
+		if errors.Is(err, io.EOF) {
+			return nil, errors.New("no versions")
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }
 
 // Builtin returns the CRDs of the given channel of Release. The experimental
@@ -114,11 +150,7 @@ func Builtin(ch Channel) (CRDs, error) {
 	}
 	crds := CRDs{Origin: "built in"}
 	for _, e := range entries {
-		data, err := builtin.ReadFile(path.Join(dir, e.Name()))
-		if err != nil {
-			return CRDs{}, fmt.Errorf("built-in CRDs: %w", err)
-		}
-		c, err := lazy(e.Name(), data)
+		c, err := lazy(path.Join(dir, e.Name()))
 		if err != nil {
 			return CRDs{}, err
 		}

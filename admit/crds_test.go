@@ -2,53 +2,68 @@ package admit_test
 
 import (
 	"bytes"
+	"encoding/json"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/admit"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"sigs.k8s.io/yaml"
 )
 
-// The built-in CRDs are the files of the gateway-api module go.mod requires, so
-// that upgrading the module without them fails here.
+var update = flag.Bool("update", false, "rewrite the built-in CRDs from the gateway-api module go.mod requires")
+
+// The built-in CRDs are the files of the gateway-api module go.mod requires,
+// so that upgrading the module without them fails here; and decoded, they
+// are the definitions the module's YAML decodes to, less the schemas'
+// descriptions. -update writes them.
 func TestBuiltinCRDsMatchModule(t *testing.T) {
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Version}} {{.Dir}}", "sigs.k8s.io/gateway-api").Output()
-	if err != nil {
-		t.Fatalf("go list -m sigs.k8s.io/gateway-api: %v", err)
-	}
-	version, dir, _ := strings.Cut(strings.TrimSpace(string(out)), " ")
-	if version != admit.Release {
-		t.Fatalf("go.mod requires sigs.k8s.io/gateway-api %s but the built-in CRDs are %s: copy config/crd/{standard,experimental} of %s into admit/crds/%s and set admit.Release", version, admit.Release, version, version)
-	}
-	if dir == "" {
-		t.Fatal("sigs.k8s.io/gateway-api is not in the module cache: go mod download")
+	version, dir := gatewayAPIModule(t)
+	if version != admit.Release && !*update {
+		t.Fatalf("go.mod requires sigs.k8s.io/gateway-api %s but the built-in CRDs are %s: set admit.Release to %s and run go test ./admit -run TestBuiltinCRDsMatchModule -update", version, admit.Release, version)
 	}
 	for _, ch := range []admit.Channel{admit.Standard, admit.Experimental} {
-		module, err := filepath.Glob(filepath.Join(dir, "config", "crd", string(ch), "*.yaml"))
+		moduleDir := filepath.Join(dir, "config", "crd", string(ch))
+		module, err := filepath.Glob(filepath.Join(moduleDir, "*.yaml"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		embedded := filepath.Join("crds", admit.Release, string(ch))
+		embedded := filepath.Join("crds", version, string(ch))
+		if *update {
+			if err := os.RemoveAll(embedded); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(embedded, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
 		want := map[string]bool{}
 		for _, f := range module {
 			name := filepath.Base(f)
 			if name == "kustomization.yaml" || strings.Contains(name, "_vap_") {
 				continue // not CRDs: a kustomization and a ValidatingAdmissionPolicy
 			}
+			name = strings.TrimSuffix(name, ".yaml") + ".json"
 			want[name] = true
-			mod, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
+			mod := builtinCRD(t, mustRead(t, f))
+			if *update {
+				if err := os.WriteFile(filepath.Join(embedded, name), mod, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				continue
 			}
 			got, err := os.ReadFile(filepath.Join(embedded, name))
 			if err != nil {
-				t.Errorf("%s channel: %s is not built in: %v", ch, name, err)
+				t.Errorf("%s channel: %s is not built in (-update): %v", ch, name, err)
 				continue
 			}
 			if !bytes.Equal(got, mod) {
-				t.Errorf("%s channel: built-in %s differs from the module's", ch, name)
+				t.Errorf("%s channel: built-in %s differs from the module's (-update)", ch, name)
 			}
 		}
 		entries, err := os.ReadDir(embedded)
@@ -63,7 +78,117 @@ func TestBuiltinCRDsMatchModule(t *testing.T) {
 		if len(want) == 0 {
 			t.Errorf("%s channel: no CRDs in %s", ch, dir)
 		}
+
+		if *update {
+			continue // the built-in definitions are the files this run replaced
+		}
+		fromYAML, err := admit.FromDir(moduleDir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		yamlDefs, err := fromYAML.Definitions()
+		if err != nil {
+			t.Fatal(err)
+		}
+		builtin, err := admit.Builtin(ch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defs, err := builtin.Definitions()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(defs) != len(yamlDefs) {
+			t.Fatalf("%s channel: %d built-in definitions, %d in the module's YAML", ch, len(defs), len(yamlDefs))
+		}
+		for i := range defs {
+			if !reflect.DeepEqual(defs[i], withoutDescriptions(yamlDefs[i])) {
+				t.Errorf("%s channel: built-in %s is not what the module's YAML decodes to", ch, defs[i].Name)
+			}
+		}
 	}
+}
+
+// builtinCRD is the built-in form of a CRD file of a Gateway API release:
+// the CRD as JSON, without the descriptions of its schemas, which a run never
+// reads (they are three quarters of the text the CRDs of a run's kinds are
+// decoded from).
+func builtinCRD(t *testing.T, yamlData []byte) []byte {
+	t.Helper()
+	js, err := yaml.YAMLToJSON(yamlData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var def apiextensionsv1.CustomResourceDefinition
+	if err := json.Unmarshal(js, &def); err != nil {
+		t.Fatal(err)
+	}
+	out, err := json.Marshal(withoutDescriptions(&def))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(out, '\n')
+}
+
+// withoutDescriptions returns a copy of def without its schemas' descriptions.
+func withoutDescriptions(def *apiextensionsv1.CustomResourceDefinition) *apiextensionsv1.CustomResourceDefinition {
+	def = def.DeepCopy()
+	for i := range def.Spec.Versions {
+		if v := def.Spec.Versions[i].Schema; v != nil {
+			stripDescriptions(v.OpenAPIV3Schema)
+		}
+	}
+	return def
+}
+
+func stripDescriptions(s *apiextensionsv1.JSONSchemaProps) {
+	if s == nil {
+		return
+	}
+	s.Description = ""
+	for _, m := range []map[string]apiextensionsv1.JSONSchemaProps{s.Properties, s.PatternProperties, s.Definitions} {
+		for k, p := range m {
+			stripDescriptions(&p)
+			m[k] = p
+		}
+	}
+	for _, list := range [][]apiextensionsv1.JSONSchemaProps{s.AllOf, s.OneOf, s.AnyOf} {
+		for i := range list {
+			stripDescriptions(&list[i])
+		}
+	}
+	stripDescriptions(s.Not)
+	if s.Items != nil {
+		stripDescriptions(s.Items.Schema)
+		for i := range s.Items.JSONSchemas {
+			stripDescriptions(&s.Items.JSONSchemas[i])
+		}
+	}
+	if s.AdditionalProperties != nil {
+		stripDescriptions(s.AdditionalProperties.Schema)
+	}
+	if s.AdditionalItems != nil {
+		stripDescriptions(s.AdditionalItems.Schema)
+	}
+	for k, d := range s.Dependencies {
+		stripDescriptions(d.Schema)
+		s.Dependencies[k] = d
+	}
+}
+
+// gatewayAPIModule returns the version of sigs.k8s.io/gateway-api that go.mod
+// requires and its directory in the module cache.
+func gatewayAPIModule(t *testing.T) (version, dir string) {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Version}} {{.Dir}}", "sigs.k8s.io/gateway-api").Output()
+	if err != nil {
+		t.Fatalf("go list -m sigs.k8s.io/gateway-api: %v", err)
+	}
+	version, dir, _ = strings.Cut(strings.TrimSpace(string(out)), " ")
+	if dir == "" {
+		t.Fatal("sigs.k8s.io/gateway-api is not in the module cache: go mod download")
+	}
+	return version, dir
 }
 
 func TestCRDsSayWhichTheyAre(t *testing.T) {
@@ -79,7 +204,8 @@ func TestCRDsSayWhichTheyAre(t *testing.T) {
 // header says where they came from.
 func TestFromDir(t *testing.T) {
 	dir := t.TempDir()
-	src := filepath.Join("crds", admit.Release, "standard")
+	_, module := gatewayAPIModule(t)
+	src := filepath.Join(module, "config", "crd", "standard")
 	for _, name := range []string{"gateway.networking.k8s.io_gateways.yaml", "gateway.networking.k8s.io_httproutes.yaml"} {
 		data, err := os.ReadFile(filepath.Join(src, name))
 		if err != nil {
@@ -168,7 +294,8 @@ spec:
 // Two CRDs for one kind cannot both be served: New says which.
 func TestNewRefusesTwoCRDsForOneKind(t *testing.T) {
 	dir := t.TempDir()
-	data, err := os.ReadFile(filepath.Join("crds", admit.Release, "standard", "gateway.networking.k8s.io_gateways.yaml"))
+	_, module := gatewayAPIModule(t)
+	data, err := os.ReadFile(filepath.Join(module, "config", "crd", "standard", "gateway.networking.k8s.io_gateways.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"regexp"
 	"sort"
+	"sync"
 	"sync/atomic"
 	"unicode/utf8"
 
@@ -153,8 +154,11 @@ type fastDefault struct {
 	name  string
 	bit   uint64 // the property's bit, when its parent has propertyBits
 	value any
-	cost  int64
-	ok    bool // the value is valid where it goes
+	// check validates the value where it goes, on first use: whether it is
+	// valid, and what that costs. Validating compiles the CEL rules of the
+	// nodes it reads, which a run whose objects set the property, or which
+	// never reads the node (a standard channel's twin node), does not need.
+	check func() (ok bool, cost int64)
 }
 
 // newShortcut compiles the shortcut of v, or returns nil when v's schema is
@@ -502,17 +506,16 @@ func integerBound(b *float64, exclusive bool, step, limit int64) (*int64, bool) 
 func compileDefault(name string, prop *schema.Structural, n *fastNode) fastDefault {
 	value := runtime.DeepCopyJSONValue(prop.Default.Object)
 	structuraldefaulting.Default(value, prop)
-	d := fastDefault{name: name, value: value}
-	js, err := json.Marshal(value)
-	if err != nil {
-		return d
-	}
-	w := &walk{r: jsonReader{b: js}}
-	got, ok := n.read(w)
-	// The default must read back as the same value (the same number types).
-	d.ok = ok && w.r.atEnd() && reflect.DeepEqual(got, value)
-	d.cost = w.cost
-	return d
+	return fastDefault{name: name, value: value, check: sync.OnceValues(func() (bool, int64) {
+		js, err := json.Marshal(value)
+		if err != nil {
+			return false, 0
+		}
+		w := &walk{r: jsonReader{b: js}}
+		got, ok := n.read(w)
+		// The default must read back as the same value (the same number types).
+		return ok && w.r.atEnd() && reflect.DeepEqual(got, value), w.cost
+	})}
 }
 
 // walk is the state of one object's reading.
@@ -721,16 +724,19 @@ func (n *fastNode) readObject(w *walk) (map[string]any, bool) {
 	}
 	for _, d := range n.defaults {
 		if n.propertyBits && present&d.bit == 0 || !n.propertyBits && !has(m, d.name) {
-			if !w.status && !d.ok {
-				return nil, false
+			var cost int64
+			if !w.status {
+				ok, c := d.check()
+				if !ok {
+					return nil, false
+				}
+				cost = c
 			}
 			if m != nil {
 				m[d.name] = w.own(d.value)
 			}
 			defaulted++
-			if !w.status {
-				w.cost += d.cost
-			}
+			w.cost += cost
 		}
 	}
 	if w.status {
@@ -1023,11 +1029,12 @@ func (sc *shortcut) walk(w *walk) (map[string]any, bool) {
 	}
 	for _, d := range sc.rootDefaults {
 		if _, ok := obj[d.name]; !ok {
-			if !d.ok {
+			valid, cost := d.check()
+			if !valid {
 				return nil, false
 			}
 			obj[d.name] = w.own(d.value)
-			w.cost += d.cost
+			w.cost += cost
 		}
 	}
 	for _, k := range sc.rootRequired {

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/yaml"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/fakecluster"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
@@ -203,19 +202,15 @@ func TestDefaultRequestTimeoutIsAtMostAMinute(t *testing.T) {
 }
 
 // crdHandler answers a GET of a CustomResourceDefinition with the built-in CRD
-// of that name from channel, or 404.
-func crdHandler(t *testing.T, channel string) http.HandlerFunc {
+// of that name from channel (JSON, as the API server sends it), or 404.
+func crdHandler(channel string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		name := r.PathValue("name") // resource.group
 		resource, group, _ := strings.Cut(name, ".")
-		data, err := os.ReadFile(filepath.Join("..", "admit", "crds", "v1.6.3", channel, group+"_"+resource+".yaml"))
+		js, err := os.ReadFile(filepath.Join("..", "admit", "crds", "v1.6.3", channel, group+"_"+resource+".json"))
 		if err != nil {
 			http.NotFound(w, r)
 			return
-		}
-		js, err := yaml.YAMLToJSON(data)
-		if err != nil {
-			t.Error(err)
 		}
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(js)
@@ -230,7 +225,7 @@ const crdPath = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/{name}"
 // in the model, and its refusal is recorded as a stored object's.
 func TestClusterAdmissionUsesTheServedCRDs(t *testing.T) {
 	srv := fakecluster.New(t, map[string]http.HandlerFunc{
-		crdPath: crdHandler(t, "standard"),
+		crdPath: crdHandler("standard"),
 		"httproutes": fakecluster.Items(
 			`{"apiVersion":"gateway.networking.k8s.io/v1","kind":"HTTPRoute","metadata":{"name":"fine","namespace":"apps"},"spec":{"parentRefs":[{"name":"gw"}]}}`,
 			`{"apiVersion":"gateway.networking.k8s.io/v1","kind":"HTTPRoute","metadata":{"name":"experimental","namespace":"apps"},"spec":{"useDefaultGateways":"All"}}`),
