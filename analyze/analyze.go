@@ -93,9 +93,11 @@ func Analyze(m *model.Model, opts Options) *Result {
 	}
 	e.routes()
 	// Certificates write listener and certificate results, policyAncestors
-	// policy results, annotations routes' lints, ocg mesh results: none reads
-	// what another writes.
-	concurrently(e.certificates, e.policyAncestors, e.annotations, e.ocg)
+	// policy results, ocg mesh results: none reads what another writes.
+	// Annotations come after: a route's lints share the lazily made part of
+	// its result (RouteResult.refs) that policyAncestors reads.
+	concurrently(e.certificates, e.policyAncestors, e.ocg)
+	e.annotations()
 	e.findings()
 	return e.res
 }

@@ -88,7 +88,7 @@ grep -E '^(ok|FAIL)\s' "$log"
 # first use, one Admitter shared by the loader's workers); the rest of admit's
 # tests take minutes under the race detector, and load's run the validator
 # from several workers at once.
-if ! go test -race -count=1 -timeout 40m -run 'TestAdmitConcurrent|TestMemo|TestForgottenMemo|TestLazyRulesAreTheEagerOnes' ./admit > "$log" 2>&1; then
+if ! go test -race -count=1 -timeout 40m -run 'TestAdmitConcurrent|TestAdmitFirstUseConcurrent|TestMemo|TestForgottenMemo|TestLazyRulesAreTheEagerOnes' ./admit > "$log" 2>&1; then
   grep -E '^(FAIL|ok|---|panic|WARNING: DATA RACE|\s+.*_test\.go)' "$log" | grep -v -- '--- PASS' | tail -80
   echo "go test -race ./admit failed" >&2
   exit 1

@@ -165,7 +165,8 @@ const statusChunk = 32
 // at most: memory stays bounded at any size (a Gateway of 20 listeners is
 // about 60 KB of JSON, a route 3 KB). Each core has a tree to parse objects
 // into, and each slot a buffer, both reused. A failing object stops the
-// output after the objects before it, as if they were written one by one.
+// output: nothing of it or after it is written, and what is still buffered
+// of the objects before it (up to 64 KB) is not flushed, as before.
 func writeStatus(w io.Writer, objs []statusObject, encode func(t *statusTree, b []byte, o statusObject) ([]byte, error), sep string) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	workers := max(1, min(runtime.GOMAXPROCS(0), 8))

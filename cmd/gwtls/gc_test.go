@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/generate"
+	"github.com/kubectl-gwtls/kubectl-gwtls/load"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
 
@@ -174,5 +175,43 @@ func TestMemTotal(t *testing.T) {
 	}
 	if got := memTotal(strings.NewReader("MemFree: 1 kB\n")); got != 0 {
 		t.Errorf("memTotal without MemTotal = %d, want 0", got)
+	}
+}
+
+// TestCollectsHarderWhileAdmitting: while admission validates the input, GOGC
+// is admittingGCPercent, and the run's own from the collection before the
+// analysis on, whatever the model's size; without admission, or with GOGC
+// set by the user or a test, the load leaves GOGC alone.
+func TestCollectsHarderWhileAdmitting(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(gcPercent))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	defer func(v bool) { limitFollowsInput = v }(limitFollowsInput)
+	t.Setenv("GOGC", "")
+	small := &model.Model{Namespaces: make([]*model.Namespace, 1)}
+	for _, tc := range []struct {
+		name                 string
+		follows, admissionOn bool
+		gogc                 string
+		during               int
+	}{
+		{"admission", true, true, "", admittingGCPercent},
+		{"admission off", true, false, "", gcPercent},
+		{"GOGC set", true, true, "200", gcPercent},
+		{"in a test", false, true, "", gcPercent},
+	} {
+		t.Setenv("GOGC", tc.gogc)
+		limitFollowsInput = tc.follows
+		debug.SetGCPercent(gcPercent)
+		o := &InputOptions{admission: load.Admission{Off: !tc.admissionOn}}
+		o.limitMemoryToInput()
+		if got := debug.SetGCPercent(-1); got != tc.during {
+			t.Errorf("%s: GOGC %d while loading; want %d", tc.name, got, tc.during)
+		}
+		debug.SetGCPercent(tc.during)
+		collectBeforeAnalysis(small)
+		if got := debug.SetGCPercent(-1); got != gcPercent {
+			t.Errorf("%s: GOGC %d after the load; want %d", tc.name, got, gcPercent)
+		}
+		debug.SetGCPercent(gcPercent)
 	}
 }

@@ -23,7 +23,7 @@
 //   - a pointer to a scalar (*gwv1.Group, *gwv1.Kind, *gwv1.Namespace,
 //     *gwv1.SectionName, *gwv1.PortNumber, *int32, *bool...) with a value seen
 //     recently points at the same value as the last one: nothing may write
-//     through such a pointer (VerifyShared checks, for tests).
+//     through such a pointer (WatchShared checks, for tests).
 //
 // It answers only what it can show encoding/json answers: a type it does not
 // plan for (an encoding.TextUnmarshaler, json.Number, a ",string" field, an
