@@ -23,7 +23,8 @@ import (
 //
 //   - collect less often than the default: with GOGC=100 a large analysis
 //     spends a third of its CPU collecting garbage it would never reuse, so
-//     GOGC is 300;
+//     GOGC is 300, except while admission validates the input, where it is
+//     100 (admittingGCPercent);
 //   - the soft memory limit follows the input: a run's peak is 9-11 times
 //     its input file at 100k and 300k routes without admission and 14-16
 //     times with it, so the limit is 16 times the files -f names (twice that
