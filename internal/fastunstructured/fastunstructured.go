@@ -25,11 +25,11 @@
 package fastunstructured
 
 import (
-	"bytes"
 	"reflect"
-	"unsafe"
 
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/typeplan"
 )
 
 // FromUnstructured converts u into the value v points at, as
@@ -66,7 +66,7 @@ func convert(u map[string]any, v any) bool {
 	}
 	t := rv.Type().Elem()
 	dst := rv.UnsafePointer()
-	if !zeroMemory(dst, t.Size()) {
+	if !typeplan.ZeroMemory(dst, t.Size()) {
 		return false
 	}
 	if planOf(t).convert(u, dst) {
@@ -74,20 +74,4 @@ func convert(u map[string]any, v any) bool {
 	}
 	rv.Elem().SetZero() // what the plan wrote before it gave up
 	return false
-}
-
-// zeros is zero memory to compare a destination with.
-var zeros [4096]byte
-
-// zeroMemory reports whether the n bytes at p are all zero.
-func zeroMemory(p unsafe.Pointer, n uintptr) bool {
-	b := unsafe.Slice((*byte)(p), n)
-	for len(b) > 0 {
-		chunk := min(len(b), len(zeros))
-		if !bytes.Equal(b[:chunk], zeros[:chunk]) {
-			return false
-		}
-		b = b[chunk:]
-	}
-	return true
 }

@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 	"reflect"
 	"strings"
-	"sync"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/typeplan"
 )
 
 // plan is how a value of one Go type is converted. Each kind mirrors a case of
@@ -70,33 +71,11 @@ type field struct {
 	plan   *plan
 }
 
-var (
-	// plans holds the plan of each type met, made once: plans are never
-	// changed once stored, so conversions on every core read them without a
-	// lock.
-	plans sync.Map // reflect.Type -> *plan
-	// planning serializes the making of plans, so that a type's plan and
-	// those of the types it holds (possibly itself) are stored together.
-	planning sync.Mutex
-)
+// plans holds the plan of each type met, made once.
+var plans typeplan.Cache[plan]
 
 // planOf returns the plan of t.
-func planOf(t reflect.Type) *plan {
-	if p, ok := plans.Load(t); ok {
-		return p.(*plan)
-	}
-	planning.Lock()
-	defer planning.Unlock()
-	if p, ok := plans.Load(t); ok {
-		return p.(*plan)
-	}
-	made := map[reflect.Type]*plan{}
-	p := makePlan(t, made)
-	for t, p := range made {
-		plans.Store(t, p)
-	}
-	return p
-}
+func planOf(t reflect.Type) *plan { return plans.Of(t, makePlan) }
 
 var (
 	unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
@@ -106,8 +85,8 @@ var (
 // makePlan makes the plan of t, and of the types it holds that have none
 // yet, into made.
 func makePlan(t reflect.Type, made map[reflect.Type]*plan) *plan {
-	if p, ok := plans.Load(t); ok {
-		return p.(*plan)
+	if p, ok := plans.Stored(t); ok {
+		return p
 	}
 	if p, ok := made[t]; ok {
 		return p // a type that holds itself

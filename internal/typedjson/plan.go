@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"reflect"
 	"strings"
-	"sync"
 	"unsafe"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/typeplan"
 )
 
 // plan is how a value of one Go type is decoded. Each kind mirrors what
@@ -72,33 +73,11 @@ type field struct {
 // twice with a bit per field.
 const maxFields = 64
 
-var (
-	// plans holds the plan of each type met, made once: plans are never
-	// changed once stored, so decodes on every core read them without a
-	// lock.
-	plans sync.Map // reflect.Type -> *plan
-	// planning serializes the making of plans, so that a type's plan and
-	// those of the types it holds (possibly itself) are stored together.
-	planning sync.Mutex
-)
+// plans holds the plan of each type met, made once.
+var plans typeplan.Cache[plan]
 
 // planOf returns the plan of t.
-func planOf(t reflect.Type) *plan {
-	if p, ok := plans.Load(t); ok {
-		return p.(*plan)
-	}
-	planning.Lock()
-	defer planning.Unlock()
-	if p, ok := plans.Load(t); ok {
-		return p.(*plan)
-	}
-	made := map[reflect.Type]*plan{}
-	p := makePlan(t, made)
-	for t, p := range made {
-		plans.Store(t, p)
-	}
-	return p
-}
+func planOf(t reflect.Type) *plan { return plans.Of(t, makePlan) }
 
 var (
 	unmarshalerType     = reflect.TypeFor[json.Unmarshaler]()
@@ -117,8 +96,8 @@ func rtypeOf(t reflect.Type) unsafe.Pointer {
 // makePlan makes the plan of t, and of the types it holds that have none
 // yet, into made.
 func makePlan(t reflect.Type, made map[reflect.Type]*plan) *plan {
-	if p, ok := plans.Load(t); ok {
-		return p.(*plan)
+	if p, ok := plans.Stored(t); ok {
+		return p
 	}
 	if p, ok := made[t]; ok {
 		return p // a type that holds itself

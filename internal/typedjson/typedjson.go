@@ -42,11 +42,11 @@
 package typedjson
 
 import (
-	"bytes"
 	"encoding/json"
 	"reflect"
 	"sync"
-	"unsafe"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/typeplan"
 )
 
 // Unmarshal decodes js into the value v points at, which must be its type's
@@ -75,7 +75,7 @@ func decode(js []byte, v any) bool {
 	}
 	t := rv.Type().Elem()
 	dst := rv.UnsafePointer()
-	if !zeroMemory(dst, t.Size()) {
+	if !typeplan.ZeroMemory(dst, t.Size()) {
 		// encoding/json merges into what the value holds.
 		return false
 	}
@@ -94,19 +94,3 @@ func decode(js []byte, v any) bool {
 // decoders are reused between decodes, with their chunk of string bytes and
 // their memos of shared values.
 var decoders = sync.Pool{New: func() any { return new(decoder) }}
-
-// zeroMemory reports whether the n bytes at p are all zero.
-func zeroMemory(p unsafe.Pointer, n uintptr) bool {
-	b := unsafe.Slice((*byte)(p), n)
-	for len(b) > 0 {
-		chunk := min(len(b), len(zeros))
-		if !bytes.Equal(b[:chunk], zeros[:chunk]) {
-			return false
-		}
-		b = b[chunk:]
-	}
-	return true
-}
-
-// zeros is zero memory to compare a destination with.
-var zeros [4096]byte
