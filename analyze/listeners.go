@@ -153,10 +153,8 @@ func (e *engine) listeners(g *GatewayResult) {
 	g.merged = mergedListeners(g)
 	f := e.features(g)
 	g.paramsProblem = e.parametersProblem(g)
-	// One allocation each for the merged listeners' states and conditions
-	// (Accepted, Programmed, ResolvedRefs, Conflicted).
+	// One allocation for the merged listeners' states.
 	states := make([]listenerState, len(g.merged))
-	conds := make([]Condition, 4*len(g.merged))
 	for i, r := range g.merged {
 		// Only the Gateway's listeners and those of ListenerSets it admits are
 		// configured; the others keep no state.
@@ -164,8 +162,9 @@ func (e *engine) listeners(g *GatewayResult) {
 		e.validateListener(g, r.l, f)
 	}
 	e.conflicts(g)
-	for i, r := range g.merged {
-		e.listenerConditions(r.l, conds[4*i:4*i+4:4*i+4])
+	var groups conditionGroups
+	for _, r := range g.merged {
+		e.listenerConditions(r.l, &groups)
 		r.l.state.namespaces = newRouteNamespaces(r.l, e.selectors.parse)
 	}
 	var text arena // the views' names and hostnames, per Gateway: Gateways are decided at once

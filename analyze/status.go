@@ -19,10 +19,41 @@ func (l *ListenerResult) generation() int64 {
 	return l.Gateway.Gateway.Obj.Generation
 }
 
+// conditionGroups are the groups of the four conditions every listener has
+// (Accepted, Programmed, ResolvedRefs, Conflicted) that one Gateway's listeners
+// hold. Listeners whose four are equal (the healthy ones of a Gateway, all of
+// one generation and one analysis time) share one group: kept per listener,
+// the four were a tenth of a large Result.
+type conditionGroups struct {
+	kept []*[4]Condition
+}
+
+// sharedGroups is how many of the last groups kept a listener's conditions are
+// compared with: listeners with equal conditions are mostly healthy ones, so a
+// few suffice, and a Gateway whose every listener differs costs no more than
+// that per listener.
+const sharedGroups = 4
+
+// share returns four conditions as a listener keeps them: an equal group
+// kept before, or a new one. The slice has its length as its capacity, so
+// appending to it (OverlappingTLSConfig) copies it.
+func (gs *conditionGroups) share(four *[4]Condition) []Condition {
+	for i := len(gs.kept) - 1; i >= max(0, len(gs.kept)-sharedGroups); i-- {
+		if *gs.kept[i] == *four {
+			return gs.kept[i][:]
+		}
+	}
+	kept := new([4]Condition)
+	*kept = *four
+	gs.kept = append(gs.kept, kept)
+	return kept[:]
+}
+
 // listenerConditions writes a listener's Accepted, Programmed, ResolvedRefs,
-// Conflicted and (when true) OverlappingTLSConfig conditions.
-// The four always written go in storage, which has room for exactly them.
-func (e *engine) listenerConditions(l *ListenerResult, storage []Condition) {
+// Conflicted and (when true) OverlappingTLSConfig conditions. The four always
+// written are shared with the Gateway's other listeners that have the same
+// (groups): read them, do not change them.
+func (e *engine) listenerConditions(l *ListenerResult, groups *conditionGroups) {
 	st, gen := l.state, l.generation()
 	var accepted Condition
 	switch {
@@ -66,13 +97,14 @@ func (e *engine) listenerConditions(l *ListenerResult, storage []Condition) {
 	} else {
 		conflicted = cond(gwv1.ListenerConditionConflicted, false, gwv1.ListenerReasonNoConflicts, "no conflicts", "", gen, e.now)
 	}
-	storage[0], storage[1], storage[2], storage[3] = accepted, programmed, resolved, conflicted
-	l.Conditions = storage
+	four := [4]Condition{accepted, programmed, resolved, conflicted}
 	if len(st.overlaps) > 0 && l.Accepted {
-		l.Conditions = append(l.Conditions, failed(rules.ListenerOverlappingTLSConfigOverlappingHostnames.Problem(
+		l.Conditions = append(append(make([]Condition, 0, 5), four[:]...), failed(rules.ListenerOverlappingTLSConfigOverlappingHostnames.Problem(
 			fmt.Sprintf("hostname overlaps with listeners %s on port %d; clients that coalesce HTTP/2 connections may reach the wrong listener", strings.Join(st.overlaps, ", "), l.Listener.Port),
 			"give terminating listeners on one port hostnames that do not overlap, or serve them from one listener"), gen, e.now))
+		return
 	}
+	l.Conditions = groups.share(&four)
 }
 
 // notProgrammedReason is the reason of a listener's Programmed=False when it is

@@ -215,10 +215,25 @@ func (ls Listeners) Len() int { return len(ls.at) }
 // At is the report's i-th listener: what it serves, built anew on each call
 // from the result.
 func (ls Listeners) At(i int) ListenerSummary {
+	var sum ListenerSummary
+	ls.into(i, &sum)
+	return sum
+}
+
+// into builds the report's i-th listener in sum, reusing the room of its
+// Routes: the report's writers build the listeners one after the other into
+// one summary, so that writing a large report allocates no summary per
+// listener (the run's collector does not run between the analysis and the
+// end of the output, so every allocation there adds to the peak).
+func (ls Listeners) into(i int, sum *ListenerSummary) {
 	g, l := ls.at[i].gateway, ls.at[i].listener
-	sum := ListenerSummary{Owner: l.Owner(), Gateway: model.NameOf(g.Gateway.Obj).String(), Name: l.Name(), Port: int32(l.Listener.Port),
+	routes := sum.Routes[:0]
+	if routes == nil || cap(routes) < len(l.Attachments) {
+		routes = make([]RouteOnSNI, 0, len(l.Attachments))
+	}
+	*sum = ListenerSummary{Owner: l.Owner(), Gateway: model.NameOf(g.Gateway.Obj).String(), Name: l.Name(), Port: int32(l.Listener.Port),
 		Protocol: string(l.Listener.Protocol), TLSMode: string(l.TLSMode()), Hostname: l.Hostname(), Accepted: l.Accepted,
-		AttachedRoutes: l.AttachedRoutes(), Routes: make([]RouteOnSNI, 0, len(l.Attachments)), Source: l.Source()}
+		AttachedRoutes: l.AttachedRoutes(), Routes: routes, Source: l.Source()}
 	for _, a := range l.Attachments {
 		rt := a.Route.Route
 		hs := a.Hostnames
@@ -227,7 +242,16 @@ func (ls Listeners) At(i int) ListenerSummary {
 		}
 		sum.Routes = append(sum.Routes, RouteOnSNI{Route: model.Ref{Kind: rt.Kind, Namespace: rt.ObjectMeta.Namespace, Name: rt.ObjectMeta.Name}, Hostnames: hs})
 	}
-	return sum
+}
+
+// each returns the report's i-th listener, built in one summary reused from
+// call to call: the value is good until the next call.
+func (ls Listeners) each() func(i int) any {
+	var sum ListenerSummary
+	return func(i int) any {
+		ls.into(i, &sum)
+		return &sum
+	}
 }
 
 // MarshalJSON encodes every listener's summary as one JSON array, for a
@@ -263,7 +287,7 @@ func (r Report) JSON(w io.Writer) error {
 	if r.Admission != nil {
 		field("admission", r.Admission, false)
 	}
-	if err := array("findings", len(r.Findings), func(i int) any { return r.Findings[i] }, false); err != nil {
+	if err := array("findings", len(r.Findings), func(i int) any { return &r.Findings[i] }, false); err != nil {
 		return err
 	}
 	if suppressed := r.listedSuppressed(); len(suppressed) > 0 {
@@ -271,7 +295,7 @@ func (r Report) JSON(w io.Writer) error {
 			return err
 		}
 	}
-	if err := array("listeners", r.Listeners.Len(), func(i int) any { return r.Listeners.At(i) }, len(r.Unreadable) == 0); err != nil {
+	if err := array("listeners", r.Listeners.Len(), r.Listeners.each(), len(r.Unreadable) == 0); err != nil {
 		return err
 	}
 	if len(r.Unreadable) > 0 {
@@ -318,10 +342,10 @@ func (r Report) YAML(w io.Writer) error {
 	}
 	steps = append(steps,
 		func() error { return field("apiVersion", r.APIVersion) },
-		func() error { return list("findings", len(r.Findings), func(i int) any { return r.Findings[i] }) },
+		func() error { return list("findings", len(r.Findings), func(i int) any { return &r.Findings[i] }) },
 		func() error { return field("kind", r.Kind) },
 		func() error {
-			return list("listeners", r.Listeners.Len(), func(i int) any { return r.Listeners.At(i) })
+			return list("listeners", r.Listeners.Len(), r.Listeners.each())
 		},
 		func() error { return field("summary", r.Summary) },
 	)

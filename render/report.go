@@ -108,8 +108,9 @@ func Markdown(w io.Writer, res *analyze.Result, opts MarkdownOptions) error {
 		b.WriteString("No listeners.\n\n")
 	} else {
 		b.WriteString("| gateway | listener | port | protocol | TLS | hostname | status | routes (intersected hostnames) |\n|---|---|---:|---|---|---|---|---|\n")
+		var l ListenerSummary // built anew for each listener, in the same room
 		for i := range r.Listeners.Len() {
-			l := r.Listeners.At(i)
+			r.Listeners.into(i, &l)
 			name := l.Name
 			if l.Owner.Kind == "ListenerSet" {
 				name = "ListenerSet " + l.Owner.NamespacedName().String() + " · " + l.Name
