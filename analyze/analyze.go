@@ -14,7 +14,7 @@ import (
 type engine struct {
 	opts  Options
 	now   metav1.Time
-	nowp  *metav1.Time // now, shared by results that build conditions on demand
+	run   *runShared // shared by results that build what they keep on demand
 	ix    *index
 	res   *Result
 	certs *certificateCache
@@ -68,7 +68,7 @@ func Analyze(m *model.Model, opts Options) *Result {
 		res:   &Result{Model: m, Now: opts.Now},
 		certs: newCertificateCache(),
 	}
-	e.nowp = &metav1.Time{Time: e.now.Time}
+	e.run = &runShared{now: metav1.Time{Time: e.now.Time}, controller: gwv1.GatewayController(opts.Controller)}
 	e.classes()
 	e.gateways()
 	e.listenerSets()

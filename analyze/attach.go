@@ -41,7 +41,7 @@ func (d *parentDecision) reject(rule *rules.Rule, message, fix string) {
 // admits it.
 func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref *gwv1.ParentReference, nsID int32, a *arena) {
 	r := rr.Route
-	*pr = ParentResult{Route: rr, Index: i, Ref: ref, Written: true, Controller: gwv1.GatewayController(e.opts.Controller)}
+	*pr = ParentResult{Route: rr, Index: i, Ref: ref, Written: true}
 	d := &parentDecision{pr: pr, ref: ref, route: r,
 		parent: model.NamespacedName{Namespace: namespaceOr(ref.Namespace, r.ObjectMeta.Namespace), Name: string(ref.Name)},
 		trace:  tracer{on: e.tracing(r.Kind, r.ObjectMeta.Namespace, r.ObjectMeta.Name)}}
@@ -121,7 +121,7 @@ func (e *engine) parentListeners(d *parentDecision) (candidates []listenerView, 
 			e.parentMissing(d, e.ix.allGateways[d.parent])
 			return nil, false
 		}
-		pr.Gateway, pr.Controller = gw, gw.Controller
+		pr.Gateway = gw
 		// A Gateway not accepted because none of its listeners is leaves the
 		// decision to each listener (listenerSetTakesRoutes).
 		if c := gw.notAccepted; c != nil && c.Reason != string(gwv1.GatewayReasonListenersNotValid) {
@@ -135,9 +135,6 @@ func (e *engine) parentListeners(d *parentDecision) (candidates []listenerView, 
 			return nil, false
 		}
 		pr.ListenerSet, pr.Gateway = ls, ls.Parent
-		if ls.Parent != nil {
-			pr.Controller = ls.Parent.Controller
-		}
 		if c := Find(ls.Conditions, string(gwv1.ListenerSetConditionAccepted)); !listenerSetTakesRoutes(c) {
 			notAccepted = c
 		}

@@ -61,7 +61,7 @@ func (rr *RouteResult) Status() gwv1.RouteStatus {
 		}
 		st.Parents = append(st.Parents, gwv1.RouteParentStatus{
 			ParentRef:      *p.Ref,
-			ControllerName: p.Controller,
+			ControllerName: p.Controller(),
 			Conditions:     Plain(p.Conditions()),
 		})
 	}

@@ -221,11 +221,18 @@ type RouteResult struct {
 	// attached.
 	Skipped *rules.Problem
 
-	now *metav1.Time // the analysis time, for conditions built on demand
+	run *runShared // the analysis time and controller, for what is built on demand
 	// refs is what most routes do not have: a reference that does not resolve,
 	// a RequestMirror or ExtensionRef filter, an invalid hostname, a problem
 	// of its annotations; nil when there is none.
 	refs *routeRefs
+}
+
+// runShared is what every route result of one analysis shares: one pointer in
+// each instead of a copy of each field.
+type runShared struct {
+	now        metav1.Time // the analysis time, for conditions built on demand
+	controller gwv1.GatewayController
 }
 
 // routeRefs are a route's unresolved references and its filters' references.
@@ -320,7 +327,7 @@ func (rr *RouteResult) ResolvedRefs() Condition {
 	if rr.refs != nil && rr.refs.unresolved.Type != "" {
 		return rr.refs.unresolved
 	}
-	return cond(gwv1.RouteConditionResolvedRefs, true, gwv1.RouteReasonResolvedRefs, "all backendRefs resolved", "", rr.Route.ObjectMeta.Generation, *rr.now)
+	return cond(gwv1.RouteConditionResolvedRefs, true, gwv1.RouteReasonResolvedRefs, "all backendRefs resolved", "", rr.Route.ObjectMeta.Generation, rr.run.now)
 }
 
 // PartiallyInvalid is the route's PartiallyInvalid condition when some, but not
@@ -353,7 +360,7 @@ func (rr *RouteResult) PartiallyInvalid() (c Condition, ok bool) {
 		msg.WriteString(": its ExtensionRef filter does not resolve, and an unresolved filter is not skipped: requests it matches receive an HTTP error response")
 	}
 	return cond(gwv1.RouteConditionPartiallyInvalid, true, gwv1.RouteReasonUnsupportedValue, msg.String(),
-		"see the route's ResolvedRefs condition", rr.Route.ObjectMeta.Generation, *rr.now), true
+		"see the route's ResolvedRefs condition", rr.Route.ObjectMeta.Generation, rr.run.now), true
 }
 
 // ParentResult is the decision about one parentRef of a route.
@@ -362,8 +369,7 @@ type ParentResult struct {
 	Index int
 	// Ref is the parentRef with group and kind defaulted, as status echoes it: in
 	// the model (not a copy) for routes the loader read.
-	Ref        *gwv1.ParentReference
-	Controller gwv1.GatewayController
+	Ref *gwv1.ParentReference
 	// Gateway and ListenerSet are the parent the ref resolved to, if any.
 	Gateway     *GatewayResult
 	ListenerSet *ListenerSetResult
@@ -383,6 +389,17 @@ type ParentResult struct {
 	// the parent belongs to another controller, is not a Gateway API parent, or is
 	// not in the input (then Conditions still say why, for findings and explain).
 	Written bool
+}
+
+// Controller is the controller that decides the parent: its Gateway's (for a
+// ListenerSet, its parent Gateway's), else the one the analysis is for
+// (Options.Controller). It is not kept: a large Result has a ParentResult per
+// parentRef, and the controller's name was 16 of its 104 bytes.
+func (p *ParentResult) Controller() gwv1.GatewayController {
+	if p.Gateway != nil {
+		return p.Gateway.Controller
+	}
+	return p.Route.run.controller
 }
 
 // parentRare is what few ParentResults have.
@@ -431,7 +448,7 @@ func (p *ParentResult) AcceptedCondition() (c Condition, ok bool) {
 		return Condition{}, false
 	}
 	rr := p.Route
-	gen, now := rr.Route.ObjectMeta.Generation, *rr.now
+	gen, now := rr.Route.ObjectMeta.Generation, rr.run.now
 	if p.rejected != nil {
 		return failed(*p.rejected, gen, now), true
 	}

@@ -106,7 +106,7 @@ func (v *View) Pairs() []Pair {
 		computed := ShownEntries{Entries: []ShownEntry{}}
 		for _, p := range rr.Parents {
 			if p.Written {
-				computed.Entries = append(computed.Entries, ShownEntry{Ref: withDefaults(*p.Ref, ns), ControllerName: p.Controller, Conditions: shownComputed(p.Conditions())})
+				computed.Entries = append(computed.Entries, ShownEntry{Ref: withDefaults(*p.Ref, ns), ControllerName: p.Controller(), Conditions: shownComputed(p.Conditions())})
 			}
 		}
 		if len(written.Entries) == 0 && len(computed.Entries) == 0 {

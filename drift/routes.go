@@ -51,7 +51,7 @@ func (v *View) compareRoute(o *Object, rr *analyze.RouteResult) {
 	}
 	resolved := rr.ResolvedRefs()
 	for _, p := range rr.Parents {
-		if !p.Written || p.Controller == "" {
+		if !p.Written || p.Controller() == "" {
 			continue // no controller in scope writes this parent's status
 		}
 		j := v.findParent(written, r.ObjectMeta.Namespace, p)
@@ -59,24 +59,24 @@ func (v *View) compareRoute(o *Object, rr *analyze.RouteResult) {
 			matched[j] = true
 		}
 		if why := v.parentNotCompared(p); why != "" {
-			o.entry(&Entry{Part: ParentPart(p.Index), Controller: p.Controller, NotCompared: why})
+			o.entry(&Entry{Part: ParentPart(p.Index), Controller: p.Controller(), NotCompared: why})
 			continue
 		}
 		if j < 0 {
 			if why := v.missingElsewhere(o, parentGateway(p)); why != "" {
-				o.entry(&Entry{Part: ParentPart(p.Index), Controller: p.Controller, NotCompared: why})
+				o.entry(&Entry{Part: ParentPart(p.Index), Controller: p.Controller(), NotCompared: why})
 				continue
 			}
 			o.add(rules.DriftStatusMissing, ParentPart(p.Index), fmt.Sprintf("%s wrote no status.parents entry for spec.parentRefs[%d] (%s); %s",
-				who(p.Controller), p.Index, parentName(p.Ref, r.ObjectMeta.Namespace), existed(r.ObjectMeta.CreationTimestamp, v.res.Now)), missingFix)
-			o.entry(&Entry{Part: ParentPart(p.Index), Controller: p.Controller, NotCompared: "no status.parents entry written"})
+				who(p.Controller()), p.Index, parentName(p.Ref, r.ObjectMeta.Namespace), existed(r.ObjectMeta.CreationTimestamp, v.res.Now)), missingFix)
+			o.entry(&Entry{Part: ParentPart(p.Index), Controller: p.Controller(), NotCompared: "no status.parents entry written"})
 			continue
 		}
 		w := written[j].Conditions
 		if !o.keep && parentAgrees(w, p, &resolved) {
 			continue
 		}
-		o.compareEntry(routeParentEntry, func() string { return ParentPart(p.Index) }, "", p.Controller, w, p.Conditions())
+		o.compareEntry(routeParentEntry, func() string { return ParentPart(p.Index) }, "", p.Controller(), w, p.Conditions())
 	}
 	for j := range written {
 		if !matched[j] {
@@ -150,9 +150,9 @@ func (v *View) orphanedParent(o *Object, rr *analyze.RouteResult, j int) {
 		if !sameParent(&w.ParentRef, p.Ref, r.ObjectMeta.Namespace) {
 			continue
 		}
-		if p.Written && p.Controller != w.ControllerName && p.Controller != analyze.AssumedController && p.Controller != "" {
+		if p.Written && p.Controller() != w.ControllerName && p.Controller() != analyze.AssumedController && p.Controller() != "" {
 			o.add(rules.DriftOrphanedStatus, field, fmt.Sprintf("%s wrote an entry for spec.parentRefs[%d] (%s), whose GatewayClass's controller is %s",
-				who(w.ControllerName), p.Index, parentName(p.Ref, r.ObjectMeta.Namespace), p.Controller), orphanFix)
+				who(w.ControllerName), p.Index, parentName(p.Ref, r.ObjectMeta.Namespace), p.Controller()), orphanFix)
 		}
 		return // the spec names it; a parent no selected controller decides is not judged
 	}
@@ -169,7 +169,7 @@ const orphanFix = "the controller removes its entry when it processes the route;
 func (v *View) findParent(written []gwv1.RouteParentStatus, routeNS string, p *analyze.ParentResult) int {
 	for j := range written {
 		w := &written[j]
-		if w.ControllerName != p.Controller && (p.Controller != analyze.AssumedController || v.controllers[w.ControllerName] || v.others[w.ControllerName]) {
+		if w.ControllerName != p.Controller() && (p.Controller() != analyze.AssumedController || v.controllers[w.ControllerName] || v.others[w.ControllerName]) {
 			continue
 		}
 		if sameParent(&w.ParentRef, p.Ref, routeNS) {

@@ -32,7 +32,7 @@ func appendRouteResultStatusJSON(b []byte, rr *analyze.RouteResult) []byte {
 		b = append(b, `{"parentRef":`...)
 		b = appendParentRefJSON(b, *p.Ref)
 		b = append(b, `,"controllerName":`...)
-		b = appendJSONString(b, string(p.Controller))
+		b = appendJSONString(b, string(p.Controller()))
 		// As ParentResult.Conditions: Accepted, ResolvedRefs, then
 		// PartiallyInvalid for an accepting parent.
 		if accepted, ok := p.AcceptedCondition(); ok {
