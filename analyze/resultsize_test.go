@@ -1,0 +1,86 @@
+package analyze_test
+
+import (
+	"runtime"
+	"testing"
+
+	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/generate"
+)
+
+// TestHealthyListenersShareConditions: the listeners of a Gateway whose four
+// conditions are equal (healthy, one generation, one analysis time) hold one
+// group of them rather than four each, and a listener with other conditions
+// holds its own. The groups are read only: each has its length as its
+// capacity, so a condition appended to one listener's (OverlappingTLSConfig)
+// is not seen by the others.
+func TestHealthyListenersShareConditions(t *testing.T) {
+	res := analyzeDocs(t, analyze.Options{}, classDoc, gatewayDoc(
+		"{name: a, port: 80, protocol: HTTP, hostname: a.example.com}",
+		"{name: b, port: 80, protocol: HTTP, hostname: b.example.com}",
+		"{name: bad, port: 81, protocol: FOO}",
+		"{name: c, port: 8080, protocol: HTTP}"))
+	ls := res.Gateways[0].Listeners
+	a, b, bad, c := listenerNamed(t, ls, "a"), listenerNamed(t, ls, "b"), listenerNamed(t, ls, "bad"), listenerNamed(t, ls, "c")
+	for _, l := range []*analyze.ListenerResult{a, b, c} {
+		if got := condition(l.Conditions, "Accepted") + " " + condition(l.Conditions, "Programmed"); got != "True/Accepted True/Programmed" {
+			t.Errorf("listener %s: %s, want accepted and programmed", l.Name(), got)
+		}
+		if len(l.Conditions) != 4 || cap(l.Conditions) != 4 {
+			t.Errorf("listener %s: %d conditions with room for %d, want 4 and 4", l.Name(), len(l.Conditions), cap(l.Conditions))
+		}
+	}
+	if &a.Conditions[0] != &b.Conditions[0] || &b.Conditions[0] != &c.Conditions[0] {
+		t.Error("healthy listeners a, b and c hold a group of conditions each, want one shared")
+	}
+	if got := condition(bad.Conditions, "Accepted"); got != "False/UnsupportedProtocol" {
+		t.Errorf("listener bad: Accepted %s, want False/UnsupportedProtocol", got)
+	}
+	if &bad.Conditions[0] == &a.Conditions[0] {
+		t.Error("listener bad shares the healthy listeners' conditions")
+	}
+	grown := append(a.Conditions, analyze.Condition{})
+	if &grown[0] == &b.Conditions[0] {
+		t.Error("appending to a listener's conditions writes into the shared group")
+	}
+}
+
+// TestListenerListsInRouteOrderAndSized: routes decided on every core are
+// written into their listeners' Attachments in route order, each list cut to
+// its exact size (counted first, then placed), so that no list grows by
+// appending nor is joined from the cores' parts.
+func TestListenerListsInRouteOrderAndSized(t *testing.T) {
+	defer analyze.SetParallelMin(analyze.SetParallelMin(1))
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	m := loadGenerated(t, t.TempDir(), "lists", generate.Scaled(3, 1000))
+	res := analyze.Analyze(m, analyze.Options{Now: benchNow})
+	index := make(map[*analyze.RouteResult]int, len(res.Routes))
+	for i, rr := range res.Routes {
+		index[rr] = i
+	}
+	attached, listeners := 0, 0
+	for _, g := range res.Gateways {
+		for _, l := range g.AllListeners() {
+			listeners++
+			attached += len(l.Attachments)
+			if cap(l.Attachments) != len(l.Attachments) || cap(l.Inactive) != len(l.Inactive) {
+				t.Errorf("listener %s/%s: %d attachments with room for %d, %d inactive with room for %d, want each sized exactly",
+					g.Gateway.Obj.Name, l.Name(), len(l.Attachments), cap(l.Attachments), len(l.Inactive), cap(l.Inactive))
+			}
+			for k := 1; k < len(l.Attachments); k++ {
+				if index[l.Attachments[k-1].Route] >= index[l.Attachments[k].Route] {
+					t.Fatalf("listener %s/%s: attachment %d is route %d, after route %d", g.Gateway.Obj.Name, l.Name(),
+						k, index[l.Attachments[k].Route], index[l.Attachments[k-1].Route])
+				}
+			}
+			for _, a := range l.Attachments {
+				if a.Listener != l {
+					t.Fatalf("listener %s/%s lists an attachment to listener %s", g.Gateway.Obj.Name, l.Name(), a.Listener.Name())
+				}
+			}
+		}
+	}
+	if attached < len(res.Routes)/2 || listeners < 100 {
+		t.Fatalf("%d listeners, %d attachments for %d routes: the input does not exercise the lists", listeners, attached, len(res.Routes))
+	}
+}
