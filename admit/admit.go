@@ -240,6 +240,9 @@ type Verdict struct {
 	// object that the standard channel's admit: v1.6.3's experimental HTTPRoute
 	// and GRPCRoute hold header values to a pattern the standard channel does not.
 	StandardAdmits bool
+	// recyclable: Object is a shortcut's, for a caller that only reads it,
+	// and Done may give back its own maps.
+	recyclable bool
 }
 
 // Refusal is the API server's answer to an object it does not admit.
@@ -321,6 +324,8 @@ func (a *Admitter) admitWith(apiVersion, kind string, raw []byte, m admitMode) V
 	var rec *twinRecord
 	if m.shortcuts && a.standard != nil {
 		rec = newTwinRecord()
+		// Nothing keeps the record past this call.
+		defer rec.release()
 	}
 	v := a.admit(apiVersion, kind, raw, m, rec)
 	if a.standard == nil {
@@ -367,7 +372,9 @@ func (a *Admitter) admitsAlike(std *servedVersion, raw []byte, rec *twinRecord, 
 	case exp.twins.same:
 		return true
 	}
-	_, ok := std.shortcut.admit(raw, nil, rec, shared)
+	obj, ok := std.shortcut.admit(raw, nil, rec, shared)
+	// Nobody reads the standard channel's object.
+	recycleObject(obj)
 	return ok
 }
 
@@ -410,13 +417,14 @@ func (a *Admitter) admit(apiVersion, kind string, raw []byte, m admitMode, rec *
 	}
 	var obj map[string]any
 	var rej *rejection
+	var fast bool
 	if m.shortcuts {
-		obj, rej = sv.create(raw, rec, m.shared)
+		obj, fast, rej = sv.create(raw, rec, m.shared)
 	} else {
 		obj, rej = sv.createSlowly(raw)
 	}
 	if rej == nil {
-		return Verdict{Admitted: true, Object: obj}
+		return Verdict{Admitted: true, Object: obj, recyclable: fast && m.shared}
 	}
 	if rej.errs != nil {
 		return Verdict{Refusal: Refusal{
