@@ -240,9 +240,6 @@ type Verdict struct {
 	// object that the standard channel's admit: v1.6.3's experimental HTTPRoute
 	// and GRPCRoute hold header values to a pattern the standard channel does not.
 	StandardAdmits bool
-	// recyclable: Object is a shortcut's, for a caller that only reads it,
-	// and Done may give back its own maps.
-	recyclable bool
 }
 
 // Refusal is the API server's answer to an object it does not admit.
@@ -417,14 +414,13 @@ func (a *Admitter) admit(apiVersion, kind string, raw []byte, m admitMode, rec *
 	}
 	var obj map[string]any
 	var rej *rejection
-	var fast bool
 	if m.shortcuts {
-		obj, fast, rej = sv.create(raw, rec, m.shared)
+		obj, rej = sv.create(raw, rec, m.shared)
 	} else {
 		obj, rej = sv.createSlowly(raw)
 	}
 	if rej == nil {
-		return Verdict{Admitted: true, Object: obj, recyclable: fast && m.shared}
+		return Verdict{Admitted: true, Object: obj}
 	}
 	if rej.errs != nil {
 		return Verdict{Refusal: Refusal{

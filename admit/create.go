@@ -140,19 +140,17 @@ var strictJSON = json.NewSerializerWithOptions(json.DefaultMetaFactory, nil, crd
 //
 // rec is nil but in an Admitter of the experimental channel, where the
 // shortcut records in it what the standard channel's shares; shared says the
-// caller only reads the object (Admitter.AdmitReadOnly). fast says the
-// shortcut made the object.
-func (v *servedVersion) create(raw []byte, rec *twinRecord, shared bool) (obj map[string]any, fast bool, rej *rejection) {
+// caller only reads the object (Admitter.AdmitReadOnly).
+func (v *servedVersion) create(raw []byte, rec *twinRecord, shared bool) (map[string]any, *rejection) {
 	if v.shortcut != nil {
 		if obj, ok := v.shortcut.admit(raw, rec, nil, shared); ok {
 			if rec != nil {
 				rec.version = v
 			}
-			return obj, true, nil
+			return obj, nil
 		}
 	}
-	obj, rej = v.createSlowly(raw)
-	return obj, false, rej
+	return v.createSlowly(raw)
 }
 
 // createSlowly is create with the API server's code alone.

@@ -40,17 +40,17 @@ func recycleMap(m map[string]any) {
 }
 
 // recycleObject gives back the top level and the metadata maps of obj, an
-// object a shortcut's walk made for one caller (an object of
-// createSlowly's is never given back: its maps are the API server code's),
-// which is read no more. Only these maps: the values under spec and status
-// may be a memo's or a default's.
+// object made for one caller (by a shortcut's walk, or createSlowly's
+// decoding), which is read no more. Only these maps: the values under spec
+// and status may be a memo's or a default's.
 func recycleObject(obj map[string]any) {
 	if obj == nil {
 		return
 	}
 	if md, ok := obj["metadata"].(map[string]any); ok {
-		// The metadata maps are the walk's own (readMeta): plain metadata's,
-		// or the API server's ObjectMeta read back, never shared.
+		// The metadata maps are the object's own: plain metadata's (readMeta),
+		// or the API server's ObjectMeta read back (decodeMeta, and the
+		// coercion of createSlowly), never shared.
 		for _, k := range [...]string{"labels", "annotations"} {
 			if m, ok := md[k].(map[string]any); ok {
 				recycleMap(m)
@@ -61,14 +61,12 @@ func recycleObject(obj map[string]any) {
 	recycleMap(obj)
 }
 
-// Done says the caller of AdmitReadOnly has read the verdict's Object and
-// will not read it again: the memory of the maps that are the object's own
-// (its top level and metadata) goes to the next objects admitted. The
-// verdict's Object is nil after. For any other verdict it only sets Object
-// to nil.
+// Done says the caller has read the verdict's Object and will not read it,
+// or anything it took from it without copying, again (the loader converts it
+// to its Go type, which copies its maps): the memory of the maps that are
+// the object's own (its top level and metadata) goes to the next objects
+// admitted. Object is nil after; no copy of the verdict may be read after.
 func (v *Verdict) Done() {
-	if v.recyclable {
-		recycleObject(v.Object)
-	}
-	v.Object, v.recyclable = nil, false
+	recycleObject(v.Object)
+	v.Object = nil
 }
