@@ -321,6 +321,8 @@ func (a *Admitter) admitWith(apiVersion, kind string, raw []byte, m admitMode) V
 	var rec *twinRecord
 	if m.shortcuts && a.standard != nil {
 		rec = newTwinRecord()
+		// Nothing keeps the record past this call.
+		defer rec.release()
 	}
 	v := a.admit(apiVersion, kind, raw, m, rec)
 	if a.standard == nil {
@@ -367,7 +369,9 @@ func (a *Admitter) admitsAlike(std *servedVersion, raw []byte, rec *twinRecord, 
 	case exp.twins.same:
 		return true
 	}
-	_, ok := std.shortcut.admit(raw, nil, rec, shared)
+	obj, ok := std.shortcut.admit(raw, nil, rec, shared)
+	// Nobody reads the standard channel's object.
+	recycleObject(obj)
 	return ok
 }
 

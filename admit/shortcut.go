@@ -948,30 +948,40 @@ func (sc *shortcut) admit(raw []byte, record, reuse *twinRecord, shared bool) (m
 	return sc.walk(&walk{r: jsonReader{b: raw}, record: record, reuse: reuse, shared: shared, checkOnly: sc.checkOnly})
 }
 
-// walk is admit, by the walk w.
+// walk is admit, by the walk w. The object's top level is a recycled map
+// when there is one (recycle.go), and is given back when the walk gives up.
 func (sc *shortcut) walk(w *walk) (map[string]any, bool) {
-	record, reuse := w.record, w.reuse
-	if !w.r.consume('{') {
+	obj := newSmallMap()
+	if !sc.walkInto(w, obj) {
+		recycleObject(obj)
 		return nil, false
 	}
-	obj := make(map[string]any, 5)
+	return obj, true
+}
+
+// walkInto is walk, into obj, an empty map.
+func (sc *shortcut) walkInto(w *walk, obj map[string]any) bool {
+	record, reuse := w.record, w.reuse
+	if !w.r.consume('{') {
+		return false
+	}
 	var meta *fastMeta
 	if w.r.consume('}') {
-		return nil, false
+		return false
 	}
 	for {
 		k, _, ok := sc.root.key(&w.r)
 		if !ok || !w.r.consume(':') {
-			return nil, false
+			return false
 		}
 		if _, dup := obj[k]; dup {
-			return nil, false
+			return false
 		}
 		switch k {
 		case "apiVersion", "kind":
 			v, ok := sc.typeMeta(&w.r, k)
 			if !ok {
-				return nil, false
+				return false
 			}
 			obj[k] = v
 		case "metadata":
@@ -985,7 +995,7 @@ func (sc *shortcut) walk(w *walk) (map[string]any, bool) {
 				break
 			}
 			if meta, ok = readMeta(w); !ok {
-				return nil, false
+				return false
 			}
 			obj[k] = meta.object
 			if record != nil {
@@ -996,23 +1006,23 @@ func (sc *shortcut) walk(w *walk) (map[string]any, bool) {
 			// pruned and defaulted.
 			child := sc.root.properties[k]
 			if child == nil {
-				return nil, false
+				return false
 			}
 			w.status = true
 			v, ok := child.read(w)
 			w.status = false
 			if !ok {
-				return nil, false
+				return false
 			}
 			obj[k] = v
 		default:
 			child := sc.root.properties[k]
 			if child == nil {
-				return nil, false
+				return false
 			}
 			v, ok := child.read(w)
 			if !ok {
-				return nil, false
+				return false
 			}
 			obj[k] = v
 		}
@@ -1020,18 +1030,18 @@ func (sc *shortcut) walk(w *walk) (map[string]any, bool) {
 			continue
 		}
 		if !w.r.consume('}') || !w.r.atEnd() {
-			return nil, false
+			return false
 		}
 		break
 	}
 	if obj["apiVersion"] != sc.apiVersion || obj["kind"] != sc.v.gvk.Kind || meta == nil {
-		return nil, false
+		return false
 	}
 	for _, d := range sc.rootDefaults {
 		if _, ok := obj[d.name]; !ok {
 			valid, cost := d.check()
 			if !valid {
-				return nil, false
+				return false
 			}
 			obj[d.name] = w.own(d.value)
 			w.cost += cost
@@ -1039,16 +1049,16 @@ func (sc *shortcut) walk(w *walk) (map[string]any, bool) {
 	}
 	for _, k := range sc.rootRequired {
 		if _, ok := obj[k]; !ok && k != "metadata" {
-			return nil, false
+			return false
 		}
 	}
 	if w.cost >= celBudget || !meta.reused && !meta.valid(sc.v.namespaced, &sc.metaMemo) {
-		return nil, false
+		return false
 	}
 	if record != nil {
 		record.metadata, record.namespaced = true, sc.v.namespaced
 	}
-	return obj, true
+	return true
 }
 
 // typeMeta reads the value of apiVersion or kind (the key k): the version's

@@ -30,10 +30,11 @@ type fastMeta struct {
 	typed *metav1.ObjectMeta
 	// plain: only names, labels and annotations, these, whose JSON texts are
 	// labelsText and annotationsText (an ObjectMeta is a few hundred bytes
-	// more for every object).
+	// more for every object). labels and annotations are the maps of object,
+	// nil when empty.
 	plain                         bool
 	name, namespace, generateName string
-	labels, annotations           map[string]string
+	labels, annotations           map[string]any
 	labelsText, annotationsText   string
 	// reused: the standard channel's walk takes the experimental channel's
 	// finding that the same metadata is valid (it is validated alike).
@@ -63,7 +64,7 @@ func readPlainMeta(r *jsonReader) (*fastMeta, bool) {
 	if !r.consume('{') {
 		return nil, false
 	}
-	m := &fastMeta{object: make(map[string]any, 4), plain: true}
+	m := &fastMeta{object: newSmallMap(), plain: true}
 	var seen [6]bool
 	if !r.consume('}') {
 		for {
@@ -96,17 +97,20 @@ func readPlainMeta(r *jsonReader) (*fastMeta, bool) {
 			case "labels", "annotations":
 				r.skipSpace()
 				start := r.pos
-				typed, object, ok := readStringMap(r)
+				object, ok := readStringMap(r)
 				if !ok {
 					return nil, false
 				}
-				if k == "labels" {
-					m.labels, m.labelsText = typed, string(r.b[start:r.pos])
+				if len(object) == 0 {
+					recycleMap(object)
+					object = nil
 				} else {
-					m.annotations, m.annotationsText = typed, string(r.b[start:r.pos])
-				}
-				if len(typed) > 0 {
 					m.object[k] = object
+				}
+				if k == "labels" {
+					m.labels, m.labelsText = object, string(r.b[start:r.pos])
+				} else {
+					m.annotations, m.annotationsText = object, string(r.b[start:r.pos])
 				}
 			default:
 				return nil, false
@@ -147,34 +151,52 @@ func plainMetaKey(r *jsonReader) (string, bool) {
 	return r.str()
 }
 
-// readStringMap reads an object of strings, as a map[string]string and as JSON.
-func readStringMap(r *jsonReader) (map[string]string, map[string]any, bool) {
+// readStringMap reads an object of strings, as JSON (a map of strings).
+// The map is a recycled one when there is one.
+func readStringMap(r *jsonReader) (map[string]any, bool) {
 	if !r.consume('{') {
-		return nil, nil, false
+		return nil, false
 	}
-	typed := map[string]string{}
-	object := map[string]any{}
+	object := newSmallMap()
 	if r.consume('}') {
-		return typed, object, true
+		return object, true
 	}
 	for {
 		k, ok := r.str()
 		if !ok || !r.consume(':') {
-			return nil, nil, false
+			recycleMap(object)
+			return nil, false
 		}
-		if _, dup := typed[k]; dup {
-			return nil, nil, false
+		if _, dup := object[k]; dup {
+			recycleMap(object)
+			return nil, false
 		}
 		v, ok := r.str()
 		if !ok {
-			return nil, nil, false
+			recycleMap(object)
+			return nil, false
 		}
-		typed[k], object[k] = v, v
+		object[k] = v
 		if r.consume(',') {
 			continue
 		}
-		return typed, object, r.consume('}')
+		if !r.consume('}') {
+			recycleMap(object)
+			return nil, false
+		}
+		return object, true
 	}
+}
+
+// stringMap is the map[string]string of a map of strings readStringMap
+// read (empty for nil), for the API server's checks of labels and
+// annotations.
+func stringMap(m map[string]any) map[string]string {
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = v.(string)
+	}
+	return out
 }
 
 // decodeMeta decodes metadata as the API server does: the strict decoder's
@@ -254,12 +276,12 @@ func (m *fastMeta) plainValid(namespaced bool, memo *metaMemo) bool {
 		}
 	}
 	if m.labelsText != "" && !memo.check(&memo.labels, m.labelsText, func() bool {
-		return len(metav1validation.ValidateLabels(m.labels, field.NewPath("metadata", "labels"))) == 0
+		return len(metav1validation.ValidateLabels(stringMap(m.labels), field.NewPath("metadata", "labels"))) == 0
 	}) {
 		return false
 	}
 	return m.annotationsText == "" || memo.check(&memo.annotations, m.annotationsText, func() bool {
-		return len(metavalidation.ValidateAnnotations(m.annotations, field.NewPath("metadata", "annotations"))) == 0
+		return len(metavalidation.ValidateAnnotations(stringMap(m.annotations), field.NewPath("metadata", "annotations"))) == 0
 	})
 }
 

@@ -239,12 +239,16 @@ func decodeObject(src model.Source, js []byte, h header, defaultNamespace string
 	reads := k != nil && slices.Contains(k.versions, version)
 	in := source{js: js}
 	var standard *admit.Refusal // the standard channel's refusal of an admitted object
+	var v admit.Verdict
+	// Once the object is converted, its own maps go to the next object's
+	// admission (admit.Verdict.Done).
+	defer v.Done()
 	if adm.covers(h.APIVersion) {
 		switch {
 		case adm.validate:
 			// The object is only converted to its Go type, which copies
 			// what it reads: it may share the validator's memoized values.
-			v := adm.admitter.AdmitReadOnly(h.APIVersion, h.Kind, js)
+			v = adm.admitter.AdmitReadOnly(h.APIVersion, h.Kind, js)
 			if !v.Admitted {
 				r := newRefusal(src, h, v.Refusal, adm.refusedNamespace(h, js, defaultNamespace), metadataName(js))
 				r.Stored, r.StandardAdmits = adm.stored, v.StandardAdmits
