@@ -8,6 +8,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
@@ -563,21 +564,10 @@ func plural(n int, noun string) string {
 // comma unless it is the object's last field: the form of the reports that
 // stream through bw.
 func lineArrays(bw *bufio.Writer) func(name string, n int, item func(i int) any, last bool) error {
-	var line bytes.Buffer
-	enc := json.NewEncoder(&line)
-	enc.SetEscapeHTML(false)
 	return func(name string, n int, item func(i int) any, last bool) error {
 		fmt.Fprintf(bw, "  %q: [", name)
-		for i := 0; i < n; i++ {
-			if i > 0 {
-				bw.WriteString(",")
-			}
-			bw.WriteString("\n    ")
-			line.Reset()
-			if err := enc.Encode(item(i)); err != nil {
-				return err
-			}
-			bw.Write(bytes.TrimSuffix(line.Bytes(), []byte("\n")))
+		if err := writeLines(bw, n, item); err != nil {
+			return err
 		}
 		if n > 0 {
 			bw.WriteString("\n  ")
@@ -589,4 +579,68 @@ func lineArrays(bw *bufio.Writer) func(name string, n int, item func(i int) any,
 		bw.WriteString("\n")
 		return nil
 	}
+}
+
+// lineBatch is the text of consecutive items of a line array.
+type lineBatch struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+	err error
+}
+
+// encode writes items [lo, hi): each after a comma unless it is the first of
+// the array, on a line of its own; it stops at the first that fails.
+func (b *lineBatch) encode(lo, hi int, item func(i int) any) {
+	if b.enc == nil {
+		b.enc = json.NewEncoder(&b.buf)
+		b.enc.SetEscapeHTML(false)
+	}
+	b.buf.Reset()
+	b.err = nil
+	for i := lo; i < hi; i++ {
+		if i > 0 {
+			b.buf.WriteString(",")
+		}
+		b.buf.WriteString("\n    ")
+		if err := b.enc.Encode(item(i)); err != nil {
+			b.err = err
+			return
+		}
+		b.buf.Truncate(b.buf.Len() - 1) // Encode's newline
+	}
+}
+
+// lineBatchItems is how many items one core encodes at a time.
+const lineBatchItems = 256
+
+// writeLines writes the n items of a line array. A large array is encoded on
+// every core, a batch of items per core at a time, and written in order: at
+// 100k routes the report's 20,000 listeners and 21,000 findings are 32 MB of
+// JSON, a tenth of the run's wall time on one core. item must be safe to
+// call from several goroutines at once (it only reads).
+func writeLines(bw *bufio.Writer, n int, item func(i int) any) error {
+	k := cores(n)
+	batches := make([]lineBatch, k)
+	for start := 0; start < n; start += k * lineBatchItems {
+		encode := func(w int) {
+			lo := min(start+w*lineBatchItems, n)
+			batches[w].encode(lo, min(lo+lineBatchItems, n), item)
+		}
+		if k == 1 {
+			encode(0)
+		} else {
+			var wg sync.WaitGroup
+			for w := range k {
+				wg.Go(func() { encode(w) })
+			}
+			wg.Wait()
+		}
+		for w := range batches {
+			bw.Write(batches[w].buf.Bytes())
+			if err := batches[w].err; err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
