@@ -89,28 +89,29 @@ func SampleSNI(intersected, listenerHostname string) string {
 // whether it covers every intersected hostname it is selected for (spec 003 "SNI
 // matching": "*.example.com on a certificate does not match foo.bar.example.com").
 func (e *engine) certificates() {
-	bySecret := map[*model.Secret]*CertificateResult{}
-	var order []*CertificateResult
-	for _, g := range e.res.Gateways {
-		for _, r := range mergedListeners(g) {
+	// What each Gateway's terminating listeners serve is gathered on every
+	// core, each Gateway's in its listeners' order; the certificates' results
+	// are then made from it in Gateway order, as one walk in that order makes
+	// them. At 100k routes the names served are 40,000.
+	type served struct {
+		// l: a terminating listener, whose certificates are listed; else
+		// sni, a name served with secret's certificate, which covers it
+		// or not.
+		l      *ListenerResult
+		secret *model.Secret
+		sni    string
+		covers bool
+	}
+	gws := e.res.Gateways
+	perGateway := make([][]served, len(gws))
+	forEach(len(gws), func(i int) {
+		var out []served
+		for _, r := range mergedListeners(gws[i]) {
 			l := r.l
 			if l.TLSMode() != gwv1.TLSModeTerminate {
 				continue
 			}
-			for _, c := range l.Certificates {
-				if c.Secret == nil || len(c.Chain) == 0 {
-					continue
-				}
-				cr := bySecret[c.Secret]
-				if cr == nil {
-					cr = &CertificateResult{Secret: c.Secret, Chain: c.Chain}
-					bySecret[c.Secret] = cr
-					order = append(order, cr)
-				}
-				if !slices.Contains(cr.Listeners, l) {
-					cr.Listeners = append(cr.Listeners, l)
-				}
-			}
+			out = append(out, served{l: l})
 			if !l.Accepted {
 				continue
 			}
@@ -124,19 +125,45 @@ func (e *engine) certificates() {
 					if c == nil || c.Secret == nil {
 						continue
 					}
-					cr := bySecret[c.Secret]
-					// Duplicates go at the end: a wildcard certificate may serve
-					// thousands of names, so no linear search per name.
-					if covers {
-						cr.Covered = append(cr.Covered, sni)
-					} else {
-						cr.Uncovered = append(cr.Uncovered, sni)
-					}
+					out = append(out, served{secret: c.Secret, sni: sni, covers: covers})
 				}
 			}
 		}
+		perGateway[i] = out
+	})
+	bySecret := map[*model.Secret]*CertificateResult{}
+	var order []*CertificateResult
+	for _, out := range perGateway {
+		for _, s := range out {
+			if l := s.l; l != nil {
+				for _, c := range l.Certificates {
+					if c.Secret == nil || len(c.Chain) == 0 {
+						continue
+					}
+					cr := bySecret[c.Secret]
+					if cr == nil {
+						cr = &CertificateResult{Secret: c.Secret, Chain: c.Chain}
+						bySecret[c.Secret] = cr
+						order = append(order, cr)
+					}
+					if !slices.Contains(cr.Listeners, l) {
+						cr.Listeners = append(cr.Listeners, l)
+					}
+				}
+				continue
+			}
+			cr := bySecret[s.secret]
+			// Duplicates go at the end: a wildcard certificate may serve
+			// thousands of names, so no linear search per name.
+			if s.covers {
+				cr.Covered = append(cr.Covered, s.sni)
+			} else {
+				cr.Uncovered = append(cr.Uncovered, s.sni)
+			}
+		}
 	}
-	for _, cr := range order {
+	forEach(len(order), func(i int) {
+		cr := order[i]
 		cr.Problems = certificateProblems(cr.Chain, e.opts.Now, e.opts.warnExpiry(), e.opts.CABundle)
 		slices.Sort(cr.Covered)
 		cr.Covered = slices.Compact(cr.Covered)
@@ -148,7 +175,7 @@ func (e *engine) certificates() {
 					strings.Join(cr.Uncovered, ", "), strings.Join(cr.Chain[0].DNSNames, ", ")),
 				fmt.Sprintf("reissue the certificate with DNS names %s (cert-manager: spec.dnsNames), or add a certificateRef that covers them", strings.Join(cr.Uncovered, ", "))))
 		}
-	}
+	})
 	e.res.Certificates = order
 	e.overlappingCertificates()
 }
