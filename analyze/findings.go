@@ -162,7 +162,7 @@ func (e *engine) findings() {
 	}
 	all = lints.appendTo(all)
 	all = rest.appendTo(all)
-	sortStable(all, CompareFindings)
+	slices.SortStableFunc(all, CompareFindings)
 	if len(all) > 0 {
 		e.res.Findings = all
 	}

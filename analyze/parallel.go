@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"runtime"
-	"slices"
 	"sync"
 )
 
@@ -64,69 +63,4 @@ func concurrently(steps ...func()) {
 	}
 	steps[0]()
 	wg.Wait()
-}
-
-// sortStable sorts s as slices.SortStableFunc does, on every core once s is
-// large enough: each core sorts a contiguous part, and the parts are merged
-// taking the earlier part's element of two equal ones, so that equal
-// elements keep their order, whatever the number of cores.
-func sortStable[T any](s []T, cmp func(a, b T) int) {
-	c := chunks(len(s))
-	if c == 1 {
-		slices.SortStableFunc(s, cmp)
-		return
-	}
-	bounds := make([]int, c+1)
-	for k := range bounds {
-		bounds[k] = k * len(s) / c
-	}
-	forEachChunk(c, func(_, lo, hi int) {
-		for k := lo; k < hi; k++ {
-			slices.SortStableFunc(s[bounds[k]:bounds[k+1]], cmp)
-		}
-	})
-	// Merge the parts two at a time, until one is left.
-	src, dst := s, make([]T, len(s))
-	for len(bounds) > 2 {
-		var next []int
-		var wg sync.WaitGroup
-		for k := 0; k+1 < len(bounds); k += 2 {
-			lo := bounds[k]
-			next = append(next, lo)
-			if k+2 >= len(bounds) { // the odd part out is merged next round
-				copy(dst[lo:], src[lo:])
-				continue
-			}
-			mid, hi := bounds[k+1], bounds[k+2]
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				mergeStable(dst[lo:hi], src[lo:mid], src[mid:hi], cmp)
-			}()
-		}
-		wg.Wait()
-		bounds = append(next, len(s))
-		src, dst = dst, src
-	}
-	if &src[0] != &s[0] {
-		copy(s, src)
-	}
-}
-
-// mergeStable merges the sorted a and b into dst, which holds both, taking
-// a's element first of two equal ones.
-func mergeStable[T any](dst, a, b []T, cmp func(a, b T) int) {
-	i, j, k := 0, 0, 0
-	for i < len(a) && j < len(b) {
-		if cmp(b[j], a[i]) < 0 {
-			dst[k] = b[j]
-			j++
-		} else {
-			dst[k] = a[i]
-			i++
-		}
-		k++
-	}
-	k += copy(dst[k:], a[i:])
-	copy(dst[k:], b[j:])
 }

@@ -89,53 +89,26 @@ func SampleSNI(intersected, listenerHostname string) string {
 // whether it covers every intersected hostname it is selected for (spec 003 "SNI
 // matching": "*.example.com on a certificate does not match foo.bar.example.com").
 func (e *engine) certificates() {
-	// What each Gateway's terminating listeners serve is gathered on every
-	// core, each Gateway's in its listeners' order; the certificates' results
-	// are then made from it in Gateway order, as one walk in that order makes
-	// them. At 100k routes the names served are 40,000.
-	type served struct {
-		// l: a terminating listener, whose certificates are listed; else
-		// sni, a name served with secret's certificate, which covers it
-		// or not.
-		l      *ListenerResult
-		secret *model.Secret
-		sni    string
-		covers bool
+	// Each core walks a contiguous range of Gateways, in order, into
+	// results of its own; the ranges' results are then joined in Gateway
+	// order, as one walk of every Gateway in order makes them (the names a
+	// certificate serves are sorted below). At 100k routes the names served
+	// are 100,000.
+	type walk struct {
+		bySecret map[*model.Secret]*CertificateResult
+		order    []*CertificateResult
 	}
 	gws := e.res.Gateways
-	perGateway := make([][]served, len(gws))
-	forEach(len(gws), func(i int) {
-		var out []served
-		for _, r := range mergedListeners(gws[i]) {
-			l := r.l
-			if l.TLSMode() != gwv1.TLSModeTerminate {
-				continue
-			}
-			out = append(out, served{l: l})
-			if !l.Accepted {
-				continue
-			}
-			for _, a := range l.Attachments {
-				for _, h := range a.Hostnames {
-					sni := SampleSNI(h, l.Hostname())
-					if h == "" && l.Hostname() == "" {
-						continue // any hostname: nothing to check a certificate against
-					}
-					c, covers := l.CertificateFor(sni)
-					if c == nil || c.Secret == nil {
-						continue
-					}
-					out = append(out, served{secret: c.Secret, sni: sni, covers: covers})
+	walks := make([]walk, chunks(len(gws)))
+	forEachChunk(len(gws), func(k, lo, hi int) {
+		bySecret := map[*model.Secret]*CertificateResult{}
+		var order []*CertificateResult
+		for _, g := range gws[lo:hi] {
+			for _, r := range mergedListeners(g) {
+				l := r.l
+				if l.TLSMode() != gwv1.TLSModeTerminate {
+					continue
 				}
-			}
-		}
-		perGateway[i] = out
-	})
-	bySecret := map[*model.Secret]*CertificateResult{}
-	var order []*CertificateResult
-	for _, out := range perGateway {
-		for _, s := range out {
-			if l := s.l; l != nil {
 				for _, c := range l.Certificates {
 					if c.Secret == nil || len(c.Chain) == 0 {
 						continue
@@ -150,16 +123,50 @@ func (e *engine) certificates() {
 						cr.Listeners = append(cr.Listeners, l)
 					}
 				}
+				if !l.Accepted {
+					continue
+				}
+				for _, a := range l.Attachments {
+					for _, h := range a.Hostnames {
+						sni := SampleSNI(h, l.Hostname())
+						if h == "" && l.Hostname() == "" {
+							continue // any hostname: nothing to check a certificate against
+						}
+						c, covers := l.CertificateFor(sni)
+						if c == nil || c.Secret == nil {
+							continue
+						}
+						cr := bySecret[c.Secret]
+						// Duplicates go at the end: a wildcard certificate may serve
+						// thousands of names, so no linear search per name.
+						if covers {
+							cr.Covered = append(cr.Covered, sni)
+						} else {
+							cr.Uncovered = append(cr.Uncovered, sni)
+						}
+					}
+				}
+			}
+		}
+		walks[k] = walk{bySecret, order}
+	})
+	bySecret := walks[0].bySecret
+	order := walks[0].order
+	for _, w := range walks[1:] {
+		for _, part := range w.order {
+			cr := bySecret[part.Secret]
+			if cr == nil {
+				bySecret[part.Secret] = part
+				order = append(order, part)
 				continue
 			}
-			cr := bySecret[s.secret]
-			// Duplicates go at the end: a wildcard certificate may serve
-			// thousands of names, so no linear search per name.
-			if s.covers {
-				cr.Covered = append(cr.Covered, s.sni)
-			} else {
-				cr.Uncovered = append(cr.Uncovered, s.sni)
+			for _, l := range part.Listeners {
+				if !slices.Contains(cr.Listeners, l) {
+					cr.Listeners = append(cr.Listeners, l)
+				}
 			}
+			cr.Covered = append(cr.Covered, part.Covered...)
+			cr.Uncovered = append(cr.Uncovered, part.Uncovered...)
 		}
 	}
 	forEach(len(order), func(i int) {

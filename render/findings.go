@@ -611,7 +611,7 @@ func (b *lineBatch) encode(lo, hi int, item func(i int) any) {
 }
 
 // lineBatchItems is how many items one core encodes at a time.
-const lineBatchItems = 256
+const lineBatchItems = 64
 
 // writeLines writes the n items of a line array. A large array is encoded on
 // every core, a batch of items per core at a time, and written in order while
