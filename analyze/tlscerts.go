@@ -89,54 +89,88 @@ func SampleSNI(intersected, listenerHostname string) string {
 // whether it covers every intersected hostname it is selected for (spec 003 "SNI
 // matching": "*.example.com on a certificate does not match foo.bar.example.com").
 func (e *engine) certificates() {
-	bySecret := map[*model.Secret]*CertificateResult{}
-	var order []*CertificateResult
-	for _, g := range e.res.Gateways {
-		for _, r := range mergedListeners(g) {
-			l := r.l
-			if l.TLSMode() != gwv1.TLSModeTerminate {
-				continue
-			}
-			for _, c := range l.Certificates {
-				if c.Secret == nil || len(c.Chain) == 0 {
+	// Each core walks a contiguous range of Gateways, in order, into
+	// results of its own; the ranges' results are then joined in Gateway
+	// order, as one walk of every Gateway in order makes them (the names a
+	// certificate serves are sorted below). At 100k routes the names served
+	// are 100,000.
+	type walk struct {
+		bySecret map[*model.Secret]*CertificateResult
+		order    []*CertificateResult
+	}
+	gws := e.res.Gateways
+	walks := make([]walk, chunks(len(gws)))
+	forEachChunk(len(gws), func(k, lo, hi int) {
+		bySecret := map[*model.Secret]*CertificateResult{}
+		var order []*CertificateResult
+		for _, g := range gws[lo:hi] {
+			for _, r := range mergedListeners(g) {
+				l := r.l
+				if l.TLSMode() != gwv1.TLSModeTerminate {
 					continue
 				}
-				cr := bySecret[c.Secret]
-				if cr == nil {
-					cr = &CertificateResult{Secret: c.Secret, Chain: c.Chain}
-					bySecret[c.Secret] = cr
-					order = append(order, cr)
-				}
-				if !slices.Contains(cr.Listeners, l) {
-					cr.Listeners = append(cr.Listeners, l)
-				}
-			}
-			if !l.Accepted {
-				continue
-			}
-			for _, a := range l.Attachments {
-				for _, h := range a.Hostnames {
-					sni := SampleSNI(h, l.Hostname())
-					if h == "" && l.Hostname() == "" {
-						continue // any hostname: nothing to check a certificate against
-					}
-					c, covers := l.CertificateFor(sni)
-					if c == nil || c.Secret == nil {
+				for _, c := range l.Certificates {
+					if c.Secret == nil || len(c.Chain) == 0 {
 						continue
 					}
 					cr := bySecret[c.Secret]
-					// Duplicates go at the end: a wildcard certificate may serve
-					// thousands of names, so no linear search per name.
-					if covers {
-						cr.Covered = append(cr.Covered, sni)
-					} else {
-						cr.Uncovered = append(cr.Uncovered, sni)
+					if cr == nil {
+						cr = &CertificateResult{Secret: c.Secret, Chain: c.Chain}
+						bySecret[c.Secret] = cr
+						order = append(order, cr)
+					}
+					if !slices.Contains(cr.Listeners, l) {
+						cr.Listeners = append(cr.Listeners, l)
+					}
+				}
+				if !l.Accepted {
+					continue
+				}
+				for _, a := range l.Attachments {
+					for _, h := range a.Hostnames {
+						sni := SampleSNI(h, l.Hostname())
+						if h == "" && l.Hostname() == "" {
+							continue // any hostname: nothing to check a certificate against
+						}
+						c, covers := l.CertificateFor(sni)
+						if c == nil || c.Secret == nil {
+							continue
+						}
+						cr := bySecret[c.Secret]
+						// Duplicates go at the end: a wildcard certificate may serve
+						// thousands of names, so no linear search per name.
+						if covers {
+							cr.Covered = append(cr.Covered, sni)
+						} else {
+							cr.Uncovered = append(cr.Uncovered, sni)
+						}
 					}
 				}
 			}
 		}
+		walks[k] = walk{bySecret, order}
+	})
+	bySecret := walks[0].bySecret
+	order := walks[0].order
+	for _, w := range walks[1:] {
+		for _, part := range w.order {
+			cr := bySecret[part.Secret]
+			if cr == nil {
+				bySecret[part.Secret] = part
+				order = append(order, part)
+				continue
+			}
+			for _, l := range part.Listeners {
+				if !slices.Contains(cr.Listeners, l) {
+					cr.Listeners = append(cr.Listeners, l)
+				}
+			}
+			cr.Covered = append(cr.Covered, part.Covered...)
+			cr.Uncovered = append(cr.Uncovered, part.Uncovered...)
+		}
 	}
-	for _, cr := range order {
+	forEach(len(order), func(i int) {
+		cr := order[i]
 		cr.Problems = certificateProblems(cr.Chain, e.opts.Now, e.opts.warnExpiry(), e.opts.CABundle)
 		slices.Sort(cr.Covered)
 		cr.Covered = slices.Compact(cr.Covered)
@@ -148,7 +182,7 @@ func (e *engine) certificates() {
 					strings.Join(cr.Uncovered, ", "), strings.Join(cr.Chain[0].DNSNames, ", ")),
 				fmt.Sprintf("reissue the certificate with DNS names %s (cert-manager: spec.dnsNames), or add a certificateRef that covers them", strings.Join(cr.Uncovered, ", "))))
 		}
-	}
+	})
 	e.res.Certificates = order
 	e.overlappingCertificates()
 }

@@ -41,7 +41,7 @@ func splitDocuments(data []byte) []document {
 				// "--- {kind: ...}": the document starts on the separator line.
 				start, startLine = i+3, line
 			}
-		} else if isDocumentEnd(l) {
+		} else if l[0] == '.' && isDocumentEnd(l) { // most lines start otherwise: no trimming
 			flush(i)
 			start, startLine = next, line+1
 		}

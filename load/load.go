@@ -3,12 +3,9 @@
 package load
 
 import (
-	"bytes"
 	"errors"
 	"hash/maphash"
 	"io"
-	"runtime"
-	"sync"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
@@ -69,22 +66,9 @@ func Files(opts FileOptions) (*model.Model, error) {
 		return nil, err
 	}
 	budget := newInputBudget(opts.MaxInputBytes)
-	inputs := make([]input, 0, len(files)+1)
-	for _, name := range files {
-		in, err := readFile(name, opts.Stdin, budget)
-		if err != nil {
-			return nil, err
-		}
-		inputs = append(inputs, in)
-	}
-	if opts.Kustomize != "" {
-		in, err := kustomize(opts.Kustomize, budget)
-		if err != nil {
-			return nil, err
-		}
-		inputs = append(inputs, in)
-	}
-	return decodeInputs(inputs, opts.DefaultNamespace, adm, !opts.WithoutRaw)
+	p := newDecodePipeline(opts.DefaultNamespace, adm, !opts.WithoutRaw)
+	go readInputs(files, opts, budget, p)
+	return p.model()
 }
 
 // sourceDocument is one document of an input and where it is.
@@ -102,96 +86,52 @@ type sourceDocument struct {
 // bodySeed hashes the documents whose text is dropped (sourceDocument.sum).
 var bodySeed = maphash.MakeSeed()
 
-// decodeInputs decodes named YAML streams into one model, admitting the Gateway
-// API objects with adm, and keeping every object's Meta.Raw when keepRaw is
-// set (see FileOptions.WithoutRaw). Documents are decoded on every core; the
-// model keeps input order, so the result does not depend on scheduling.
-func decodeInputs(inputs []input, defaultNamespace string, adm *admission, keepRaw bool) (*model.Model, error) {
-	// At 100k routes there are about as many documents: the list of them is
-	// sized once rather than grown.
-	type chunk struct {
-		name   string
-		reread bool
-		// lines are the lines of the input before the chunk.
-		lines int
-		docs  []document
-	}
-	var split []chunk
-	n := 0
-	for i := range inputs {
-		lines := 0
-		for _, c := range inputs[i].chunks {
-			split = append(split, chunk{inputs[i].name, inputs[i].reread, lines, splitDocuments(c)})
-			n += len(split[len(split)-1].docs)
-			lines += bytes.Count(c, []byte{'\n'})
+// model adds the decoded objects to one model, a chunk at a time in input
+// order while the later chunks are decoded, so the model keeps input order
+// and does not depend on scheduling. It fails as reading failed, else at the
+// first document, in input order, that did not decode, else at the first
+// object defined twice.
+func (p *decodePipeline) model() (*model.Model, error) {
+	defer p.workers.Wait()
+	m := &model.Model{Skipped: map[string]int{}, Admission: p.adm.report}
+	var failed *Error
+	var dups duplicates
+	for i := 0; ; i++ {
+		c := p.next(i)
+		if c == nil {
+			break
 		}
-		// The documents hold the text from here on: each chunk is
-		// garbage once its documents are decoded.
-		inputs[i].chunks = nil
-	}
-	docs := make([]sourceDocument, 0, n)
-	for i, c := range split {
-		for _, d := range c.docs {
-			docs = append(docs, sourceDocument{model.Source{File: c.name, Line: c.lines + d.line}, c.lines + d.bodyLine, d.body, c.reread, 0})
-		}
-		split[i].docs = nil
-	}
-	results := make([]decoded, len(docs))
-	workers := runtime.GOMAXPROCS(0)
-	var wg sync.WaitGroup
-	next := make(chan int, workers)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			// Without the objects' text, each worker converts every
-			// document into one buffer: dropRaw copies out what is kept.
-			var scratch *[]byte
-			if !keepRaw {
-				scratch = new([]byte)
+		for d, r := range c.results {
+			if failed == nil && r.err != nil {
+				failed = r.err
 			}
-			for i := range next {
-				r := decodeDocument(docs[i].src, docs[i].bodyLine, docs[i].body, defaultNamespace, adm, scratch)
-				if !keepRaw {
-					r.dropRaw()
-				}
-				results[i] = r
-				if !r.list && docs[i].reread {
-					// Only a List's text is read again, for the line
-					// of an item defined twice (duplicateObjects);
-					// placeReferrers reads a file again if it must.
-					docs[i].sum = maphash.Bytes(bodySeed, docs[i].body)
-					docs[i].body = nil
-				}
+			if failed != nil {
+				continue // the model is not returned: only the error matters
 			}
-		}()
-	}
-	for i := range docs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-
-	for _, r := range results {
-		if r.err != nil {
-			return nil, r.err
+			dups.add(i, d, r.objects)
+			for _, s := range r.skipped {
+				m.Skipped[s]++
+			}
+			for _, o := range r.objects {
+				o.addTo(m)
+			}
+			p.adm.record(r)
 		}
 	}
-	if err := duplicateObjects(docs, results); err != nil {
+	p.mu.Lock()
+	chunks, err := p.chunks, p.readErr
+	p.mu.Unlock()
+	switch {
+	case err != nil:
+		return nil, err
+	case failed != nil:
+		return nil, failed
+	}
+	if err := dups.err(chunks); err != nil {
 		return nil, err
 	}
-	m := &model.Model{Skipped: map[string]int{}, Admission: adm.report}
-	for _, r := range results {
-		for _, s := range r.skipped {
-			m.Skipped[s]++
-		}
-		for _, o := range r.objects {
-			o.addTo(m)
-		}
-		adm.record(r)
-	}
-	placeReferrers(docs, results, adm.report)
-	if adm != nil && adm.validate {
+	placeReferrers(chunks, p.adm.report)
+	if p.adm != nil && p.adm.validate {
 		regroupMetadata(m)
 	}
 	return m, nil

@@ -67,40 +67,56 @@ func (b *inputBudget) exceeded(what string) error {
 
 // readFile reads a file given to -f, or standard input when name is "-".
 func readFile(name string, stdin io.Reader, budget *inputBudget) (input, error) {
+	var in input
+	err := streamFile(name, stdin, budget, func(name string, reread bool, chunk []byte) {
+		in.name, in.reread = name, reread
+		in.chunks = append(in.chunks, chunk)
+	})
+	if err != nil {
+		return input{}, err
+	}
+	return in, nil
+}
+
+// streamFile reads a file given to -f, or standard input when name is "-",
+// and hands emit each chunk of it as soon as it is read, with the name it is
+// reported under and whether its text may be dropped once decoded
+// (input.reread). A regular file is read in several chunks (readChunks),
+// anything else in one. emit is called at least once unless reading fails
+// before the first chunk.
+func streamFile(name string, stdin io.Reader, budget *inputBudget, emit func(name string, reread bool, chunk []byte)) error {
 	if name == stdinName {
 		if stdin == nil {
-			return input{}, errors.New("-f - given but there is no standard input")
+			return errors.New("-f - given but there is no standard input")
 		}
 		data, err := readInput("<stdin>", stdin, 0, budget)
 		if err != nil {
-			return input{}, err
+			return err
 		}
-		return input{name: "<stdin>", chunks: [][]byte{data}}, nil
+		emit("<stdin>", false, data)
+		return nil
 	}
 	f, err := os.Open(name)
 	if err != nil {
-		return input{}, fmt.Errorf("%s: %w", name, pathError(err))
+		return fmt.Errorf("%s: %w", name, pathError(err))
 	}
 	defer f.Close()
 	var size int64
 	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
 		size = st.Size()
 		if size > budget.left() {
-			return input{}, budget.exceeded(name)
+			return budget.exceeded(name)
 		}
 	}
 	if size > 0 {
-		chunks, err := readChunks(name, f, size, budget)
-		if err != nil {
-			return input{}, err
-		}
-		return input{name: name, chunks: chunks, reread: true}, nil
+		return readChunks(name, f, size, budget, func(chunk []byte) { emit(name, true, chunk) })
 	}
 	data, err := readInput(name, f, size, budget)
 	if err != nil {
-		return input{}, err
+		return err
 	}
-	return input{name: name, chunks: [][]byte{data}}, nil
+	emit(name, false, data)
+	return nil
 }
 
 // fileChunk is about how much of a regular file is read into one buffer. A
@@ -120,8 +136,12 @@ var fileChunk = 4 << 20
 // to hold the rest of the file and one byte more (to see its end), not to
 // twice its size, so a 40 MB List is read into one buffer of 40 MB. A file
 // that grows while it is read is read to its end all the same.
-func readChunks(name string, r io.Reader, size int64, budget *inputBudget) ([][]byte, error) {
-	var chunks [][]byte
+//
+// Each buffer is handed to emit as soon as it is cut, so that its documents
+// are decoded while the rest of the file is read; the last one may be empty
+// only if it is the only one (an empty file).
+func readChunks(name string, r io.Reader, size int64, budget *inputBudget, emit func([]byte)) error {
+	emitted := false
 	var carry []byte // the start of the next buffer's first document
 	var read int64   // bytes read so far
 	for {
@@ -136,24 +156,25 @@ func readChunks(name string, r io.Reader, size int64, budget *inputBudget) ([][]
 		read += int64(n)
 		if n > 0 {
 			if err := budget.take(name, n); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
-			if len(buf) > 0 || len(chunks) == 0 {
-				chunks = append(chunks, buf)
+			if len(buf) > 0 || !emitted {
+				emit(buf)
 			}
-			return chunks, nil
+			return nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("reading %s: %w", name, err)
+			return fmt.Errorf("reading %s: %w", name, err)
 		}
 		cut := lastSeparatorLine(buf)
 		if cut <= 0 {
 			carry = buf
 			continue
 		}
-		chunks = append(chunks, buf[:cut:cut])
+		emit(buf[:cut:cut])
+		emitted = true
 		carry = buf[cut:]
 	}
 }

@@ -15,7 +15,7 @@ import (
 // the documents that hold such a referrer are parsed again, once each, after
 // every document is decoded (a route may come before its Gateway); an input
 // without refusals costs a map lookup per reference.
-func placeReferrers(docs []sourceDocument, results []decoded, report *model.Admission) {
+func placeReferrers(chunks []*loadChunk, report *model.Admission) {
 	refused := map[model.Ref]bool{}
 	for _, r := range report.Refused {
 		if !r.Stored {
@@ -26,6 +26,13 @@ func placeReferrers(docs []sourceDocument, results []decoded, report *model.Admi
 		return
 	}
 	reread := rereadFiles{}
+	for _, c := range chunks {
+		placeChunkReferrers(c.docs, c.results, refused, reread, report)
+	}
+}
+
+// placeChunkReferrers places the referrers of one chunk's documents.
+func placeChunkReferrers(docs []sourceDocument, results []decoded, refused map[model.Ref]bool, reread rereadFiles, report *model.Admission) {
 	for i, r := range results {
 		var doc *parsedDocument
 		for _, o := range r.objects {

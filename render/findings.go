@@ -8,6 +8,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
@@ -587,21 +588,10 @@ func plural(n int, noun string) string {
 // comma unless it is the object's last field: the form of the reports that
 // stream through bw.
 func lineArrays(bw *bufio.Writer) func(name string, n int, item func(i int) any, last bool) error {
-	var line bytes.Buffer
-	enc := json.NewEncoder(&line)
-	enc.SetEscapeHTML(false)
 	return func(name string, n int, item func(i int) any, last bool) error {
 		fmt.Fprintf(bw, "  %q: [", name)
-		for i := 0; i < n; i++ {
-			if i > 0 {
-				bw.WriteString(",")
-			}
-			bw.WriteString("\n    ")
-			line.Reset()
-			if err := enc.Encode(item(i)); err != nil {
-				return err
-			}
-			bw.Write(bytes.TrimSuffix(line.Bytes(), []byte("\n")))
+		if err := writeLines(bw, n, item); err != nil {
+			return err
 		}
 		if n > 0 {
 			bw.WriteString("\n  ")
@@ -613,4 +603,84 @@ func lineArrays(bw *bufio.Writer) func(name string, n int, item func(i int) any,
 		bw.WriteString("\n")
 		return nil
 	}
+}
+
+// lineBatch is the text of consecutive items of a line array.
+type lineBatch struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+	err error
+}
+
+// encode writes items [lo, hi): each after a comma unless it is the first of
+// the array, on a line of its own; it stops at the first that fails.
+func (b *lineBatch) encode(lo, hi int, item func(i int) any) {
+	if b.enc == nil {
+		b.enc = json.NewEncoder(&b.buf)
+		b.enc.SetEscapeHTML(false)
+	}
+	b.buf.Reset()
+	b.err = nil
+	for i := lo; i < hi; i++ {
+		if i > 0 {
+			b.buf.WriteString(",")
+		}
+		b.buf.WriteString("\n    ")
+		if err := b.enc.Encode(item(i)); err != nil {
+			b.err = err
+			return
+		}
+		b.buf.Truncate(b.buf.Len() - 1) // Encode's newline
+	}
+}
+
+// lineBatchItems is how many items one core encodes at a time.
+const lineBatchItems = 64
+
+// writeLines writes the n items of a line array. A large array is encoded on
+// every core, a batch of items per core at a time, and written in order while
+// the next batches are encoded: at 100k routes the report's 20,000 listeners
+// and 21,000 findings are 32 MB of JSON, a tenth of the run's wall time on one
+// core. item must be safe to call from several goroutines at once (it only
+// reads).
+func writeLines(bw *bufio.Writer, n int, item func(i int) any) error {
+	k := cores(n)
+	if k == 1 {
+		var b lineBatch
+		for lo := 0; lo < n; lo += lineBatchItems {
+			b.encode(lo, min(lo+lineBatchItems, n), item)
+			bw.Write(b.buf.Bytes())
+			if b.err != nil {
+				return b.err
+			}
+		}
+		return nil
+	}
+	// Two rounds of k batches: one is written while the other is encoded.
+	rounds := [2][]lineBatch{make([]lineBatch, k), make([]lineBatch, k)}
+	write := func(round []lineBatch) error {
+		for w := range round {
+			bw.Write(round[w].buf.Bytes())
+			round[w].buf.Reset()
+			if err := round[w].err; err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	step := k * lineBatchItems
+	for r, start := 0, 0; start < n; r, start = r+1, start+step {
+		round := rounds[r%2]
+		var wg sync.WaitGroup
+		for w := range k {
+			lo := min(start+w*lineBatchItems, n)
+			wg.Go(func() { round[w].encode(lo, min(lo+lineBatchItems, n), item) })
+		}
+		err := write(rounds[(r+1)%2]) // the round before, if any
+		wg.Wait()
+		if err != nil {
+			return err
+		}
+	}
+	return write(rounds[((n+step-1)/step-1)%2])
 }
