@@ -49,11 +49,12 @@ func (e *engine) resolveBackends(rr *RouteResult, a *arena) {
 		for j := range rule.BackendRefs {
 			br := rr.Backends[k]
 			k++
-			e.resolveBackend(br, r, ri, &rule.BackendRefs[j], false)
+			b := &rule.BackendRefs[j]
+			e.resolveBackend(br, r, ri, &b.BackendRef, false)
 			br.Index = int32(j)
 			note(br.Problem)
-			if rule.BackendFilters != nil && len(rule.BackendFilters[j]) > 0 {
-				e.resolveFilters(rr, ri, int32(j), rule.BackendFilters[j], note)
+			if len(b.Filters) > 0 {
+				e.resolveFilters(rr, ri, int32(j), b.Filters, note)
 			}
 		}
 	}

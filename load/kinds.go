@@ -50,11 +50,11 @@ var kinds = []kind{
 	{gatewayGroup, "GatewayClass", "gatewayclasses", []string{"v1", "v1beta1"}, clusterScoped, typedObject(func(m *model.Model) *[]*model.GatewayClass { return &m.GatewayClasses })},
 	{gatewayGroup, "Gateway", "gateways", []string{"v1", "v1beta1"}, namespaced, typedObject(func(m *model.Model) *[]*model.Gateway { return &m.Gateways })},
 	{gatewayGroup, "ListenerSet", "listenersets", []string{"v1"}, namespaced, typedObject(func(m *model.Model) *[]*model.ListenerSet { return &m.ListenerSets })},
-	{gatewayGroup, model.KindHTTPRoute, "httproutes", []string{"v1", "v1beta1"}, namespaced, route(httpRoute)},
+	{gatewayGroup, model.KindHTTPRoute, "httproutes", []string{"v1", "v1beta1"}, namespaced, directRoute(httpRoute, nil, true)},
 	{gatewayGroup, model.KindGRPCRoute, "grpcroutes", []string{"v1", "v1alpha2"}, namespaced, route(grpcRoute)},
-	{gatewayGroup, model.KindTLSRoute, "tlsroutes", []string{"v1", "v1alpha3", "v1alpha2"}, namespaced, route(tlsRoute)},
-	{gatewayGroup, model.KindTCPRoute, "tcproutes", []string{"v1", "v1alpha2"}, namespaced, route(tcpRoute)},
-	{gatewayGroup, model.KindUDPRoute, "udproutes", []string{"v1", "v1alpha2"}, namespaced, route(udpRoute)},
+	{gatewayGroup, model.KindTLSRoute, "tlsroutes", []string{"v1", "v1alpha3", "v1alpha2"}, namespaced, directRoute(tlsRoute, onlyBackends(true), true)},
+	{gatewayGroup, model.KindTCPRoute, "tcproutes", []string{"v1", "v1alpha2"}, namespaced, directRoute(tcpRoute, onlyBackends(false), false)},
+	{gatewayGroup, model.KindUDPRoute, "udproutes", []string{"v1", "v1alpha2"}, namespaced, directRoute(udpRoute, onlyBackends(false), false)},
 	{gatewayGroup, "ReferenceGrant", "referencegrants", []string{"v1", "v1beta1", "v1alpha2"}, namespaced, typedObject(func(m *model.Model) *[]*model.ReferenceGrant { return &m.ReferenceGrants })},
 	{gatewayGroup, "BackendTLSPolicy", "backendtlspolicies", []string{"v1", "v1alpha3"}, namespaced, typedObject(func(m *model.Model) *[]*model.BackendTLSPolicy { return &m.BackendTLSPolicies })},
 	{"", "Namespace", "namespaces", []string{"v1"}, clusterScoped, typedObject(func(m *model.Model) *[]*model.Namespace { return &m.Namespaces })},
@@ -177,9 +177,9 @@ func secret() codec {
 // route is the codec of an xRoute kind R: view reduces an R to the
 // kind-independent model.Route, and every kind's routes share the model's list.
 //
-// The typed route is only read by view, which copies what it keeps (slices
-// and maps are shared, not the struct): the loader reuses it, zeroed, for the
-// next route of the kind rather than leaving one behind per route.
+// The typed route is only read by view, which keeps its slices and copies the
+// rest: the loader reuses it, zeroed, for the next route of the kind rather
+// than leaving one behind per route.
 func route[R any](view func(*R) model.Route) codec {
 	pool := sync.Pool{New: func() any { return new(R) }}
 	return codec{
@@ -201,82 +201,180 @@ func route[R any](view func(*R) model.Route) codec {
 	}
 }
 
+// routeJSON is an HTTP, TLS, TCP or UDP route as its JSON reads, its rules
+// of the model's type (model.RouteRule has an HTTPRouteRule's JSON names, and
+// its backendRefs are HTTPBackendRefs): decoded into it, a route's rules and
+// backends are allocated once, as the model keeps them, where decoding the
+// route's Go type and viewing it would allocate them twice and leave the
+// first as garbage. Its fields are the JSON names and Go types of
+// gwv1.HTTPRoute's, the rule's name aside (a string for a *SectionName: the
+// same values decode, "" for none), so what the route's Go type decodes it
+// decodes, and the CRD defaults (admit.Admitter.TypedDefaults, by JSON name)
+// apply to it as to that type.
+type routeJSON struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Spec              routeSpecJSON        `json:"spec"`
+	Status            gwv1.HTTPRouteStatus `json:"status,omitempty"`
+}
+
+type routeSpecJSON struct {
+	gwv1.CommonRouteSpec `json:",inline"`
+	Hostnames            []gwv1.Hostname   `json:"hostnames,omitempty"`
+	Rules                []model.RouteRule `json:"rules,omitempty"`
+}
+
+// directRoute is the codec of a route kind R decoded as a routeJSON, which
+// holds every field R has and, but for HTTPRoute, fields R does not have:
+// fits reports that the route has none of those, so that R would have
+// decoded the same route. When it has one, or when the routeJSON does not
+// decode, the route is decoded as R and viewed (route(view)): the model,
+// every error and its message are then R's.
+func directRoute[R any](view func(*R) model.Route, fits func(*routeJSON) bool, hostnames bool) codec {
+	asR := route(view)
+	pool := sync.Pool{New: func() any { return new(routeJSON) }}
+	return codec{
+		decode: func(in source) (any, metav1.Object, *model.Meta, error) {
+			r := pool.Get().(*routeJSON)
+			defer func() {
+				*r = routeJSON{} // hold nothing of the model in the pool
+				pool.Put(r)
+			}()
+			if viewRoutesOnly {
+				return asR.decode(in)
+			}
+			if err := in.into(r); err != nil || (fits != nil && !fits(r)) {
+				*r = routeJSON{}
+				return asR.decode(in)
+			}
+			out := &model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Rules: tidy(r.Spec.Rules), Status: r.Status.RouteStatus}
+			if hostnames {
+				out.Hostnames = nonNil(r.Spec.Hostnames)
+			}
+			return out, &out.ObjectMeta, &out.Meta, nil
+		},
+		add: asR.add,
+	}
+}
+
+// viewRoutesOnly makes every route decode as its kind's Go type and view,
+// which the direct decoding must agree with (a test sets it).
+var viewRoutesOnly bool
+
+// onlyBackends is fits for a kind whose rules have a name and backendRefs
+// only, and hostnames only when it has them (TLSRoute; not TCPRoute or
+// UDPRoute).
+func onlyBackends(hostnames bool) func(*routeJSON) bool {
+	return func(r *routeJSON) bool {
+		if !hostnames && r.Spec.Hostnames != nil {
+			return false
+		}
+		for i := range r.Spec.Rules {
+			rule := &r.Spec.Rules[i]
+			if rule.Matches != nil || rule.GRPCMatches != nil || rule.Filters != nil ||
+				rule.Timeouts != nil || rule.Retry != nil || rule.SessionPersistence != nil {
+				return false
+			}
+			for j := range rule.BackendRefs {
+				if rule.BackendRefs[j].Filters != nil {
+					return false
+				}
+			}
+		}
+		return true
+	}
+}
+
+// tidy is a route's rules as the model holds them: never nil, and a rule's
+// backendRefs nil when it has none.
+func tidy(rules []model.RouteRule) []model.RouteRule {
+	if rules == nil {
+		return []model.RouteRule{}
+	}
+	for i := range rules {
+		if len(rules[i].BackendRefs) == 0 {
+			rules[i].BackendRefs = nil
+		}
+	}
+	return rules
+}
+
 // Each route view keeps what attachment, reference resolution and the serving
 // table read: parentRefs, hostnames, and each rule's matches, filters and
 // backends; and the status as written. HTTP, GRPC and TLS routes have
 // hostnames, possibly none (see nonNil); TCP and UDP routes have none to
-// have, nor matches or filters.
+// have, nor matches or filters. Only GRPCRoutes are always read through
+// their view (their matches and filters are not HTTPRoute's); the other
+// kinds' views read a route that directRoute declines, and state what its
+// routeJSON must agree with (TestDirectRoutesAgreeWithTheirViews).
 
 func httpRoute(r *gwv1.HTTPRoute) model.Route {
 	return model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Hostnames: nonNil(r.Spec.Hostnames), Status: r.Status.RouteStatus,
 		Rules: rules(r.Spec.Rules, func(rule *gwv1.HTTPRouteRule) model.RouteRule {
-			refs, filters := backends(rule.BackendRefs, func(b *gwv1.HTTPBackendRef) (gwv1.BackendRef, []gwv1.HTTPRouteFilter) {
-				return b.BackendRef, b.Filters
-			})
-			return model.RouteRule{Name: sectionName(rule.Name), Matches: rule.Matches, Filters: rule.Filters, BackendRefs: refs, BackendFilters: filters}
+			return model.RouteRule{Name: sectionName(rule.Name), Matches: rule.Matches, Filters: rule.Filters, BackendRefs: rule.BackendRefs,
+				Timeouts: rule.Timeouts, Retry: rule.Retry, SessionPersistence: rule.SessionPersistence}
 		})}
 }
 
 func grpcRoute(r *gwv1.GRPCRoute) model.Route {
 	return model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Hostnames: nonNil(r.Spec.Hostnames), Status: r.Status.RouteStatus,
 		Rules: rules(r.Spec.Rules, func(rule *gwv1.GRPCRouteRule) model.RouteRule {
-			refs, filters := backends(rule.BackendRefs, func(b *gwv1.GRPCBackendRef) (gwv1.BackendRef, []gwv1.HTTPRouteFilter) {
-				return b.BackendRef, grpcFilters(b.Filters)
+			refs := backends(rule.BackendRefs, func(b *gwv1.GRPCBackendRef) gwv1.HTTPBackendRef {
+				return gwv1.HTTPBackendRef{BackendRef: b.BackendRef, Filters: grpcFilters(b.Filters)}
 			})
-			return model.RouteRule{Name: sectionName(rule.Name), GRPCMatches: rule.Matches, Filters: grpcFilters(rule.Filters), BackendRefs: refs, BackendFilters: filters}
+			return model.RouteRule{Name: sectionName(rule.Name), GRPCMatches: rule.Matches, Filters: grpcFilters(rule.Filters), BackendRefs: refs,
+				SessionPersistence: rule.SessionPersistence}
 		})}
 }
 
 func tlsRoute(r *gwv1.TLSRoute) model.Route {
 	return model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Hostnames: nonNil(r.Spec.Hostnames), Status: r.Status.RouteStatus,
 		Rules: rules(r.Spec.Rules, func(rule *gwv1.TLSRouteRule) model.RouteRule {
-			return model.RouteRule{Name: sectionName(rule.Name), BackendRefs: rule.BackendRefs}
+			return model.RouteRule{Name: sectionName(rule.Name), BackendRefs: plainBackends(rule.BackendRefs)}
 		})}
 }
 
 func tcpRoute(r *gwv1.TCPRoute) model.Route {
 	return model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Status: r.Status.RouteStatus,
 		Rules: rules(r.Spec.Rules, func(rule *gwv1.TCPRouteRule) model.RouteRule {
-			return model.RouteRule{Name: sectionName(rule.Name), BackendRefs: rule.BackendRefs}
+			return model.RouteRule{Name: sectionName(rule.Name), BackendRefs: plainBackends(rule.BackendRefs)}
 		})}
 }
 
 func udpRoute(r *gwv1.UDPRoute) model.Route {
 	return model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Status: r.Status.RouteStatus,
 		Rules: rules(r.Spec.Rules, func(rule *gwv1.UDPRouteRule) model.RouteRule {
-			return model.RouteRule{Name: sectionName(rule.Name), BackendRefs: rule.BackendRefs}
+			return model.RouteRule{Name: sectionName(rule.Name), BackendRefs: plainBackends(rule.BackendRefs)}
 		})}
 }
 
-// rules reduces a route's rules to the model's; ruleOf reads one rule of the
-// route's kind.
+// rules reduces a route's rules to the model's (tidy); ruleOf reads one rule
+// of the route's kind.
 func rules[Rule any](rs []Rule, ruleOf func(*Rule) model.RouteRule) []model.RouteRule {
 	out := make([]model.RouteRule, len(rs))
 	for i := range rs {
 		out[i] = ruleOf(&rs[i])
 	}
-	return out
+	return tidy(out)
 }
 
-// backends lists the BackendRef that each of an HTTP or GRPC rule's backends
-// embeds, and the filters beside it; refs is nil when there are none, filters
-// when no backend has filters.
-func backends[B any](bs []B, ref func(*B) (gwv1.BackendRef, []gwv1.HTTPRouteFilter)) (refs []gwv1.BackendRef, filters [][]gwv1.HTTPRouteFilter) {
+// backends are a rule's backends in HTTPBackendRef's form; nil when there
+// are none.
+func backends[B any](bs []B, ref func(*B) gwv1.HTTPBackendRef) []gwv1.HTTPBackendRef {
 	if len(bs) == 0 {
-		return nil, nil
+		return nil
 	}
-	refs = make([]gwv1.BackendRef, len(bs))
+	refs := make([]gwv1.HTTPBackendRef, len(bs))
 	for i := range bs {
-		var fs []gwv1.HTTPRouteFilter
-		refs[i], fs = ref(&bs[i])
-		if len(fs) > 0 {
-			if filters == nil {
-				filters = make([][]gwv1.HTTPRouteFilter, len(bs))
-			}
-			filters[i] = fs
-		}
+		refs[i] = ref(&bs[i])
 	}
-	return refs, filters
+	return refs
+}
+
+// plainBackends are the backends of a rule of a kind without backend
+// filters.
+func plainBackends(bs []gwv1.BackendRef) []gwv1.HTTPBackendRef {
+	return backends(bs, func(b *gwv1.BackendRef) gwv1.HTTPBackendRef { return gwv1.HTTPBackendRef{BackendRef: *b} })
 }
 
 // grpcFilters are GRPCRoute filters in HTTPRoute's form: every GRPCRouteFilter

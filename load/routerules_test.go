@@ -66,9 +66,9 @@ spec:
 		r.Filters[1].ExtensionRef == nil || r.Filters[1].ExtensionRef.Kind != "Auth" {
 		t.Errorf("rule filters = %+v", r.Filters)
 	}
-	if len(r.BackendFilters) != 2 || r.BackendFilters[0] != nil || len(r.BackendFilters[1]) != 1 ||
-		r.BackendFilters[1][0].RequestMirror.BackendRef.Name != "shadow-v2" {
-		t.Errorf("backendRef filters = %+v, want none on the first backendRef and a mirror on the second", r.BackendFilters)
+	if len(r.BackendRefs) != 2 || r.BackendRefs[0].Filters != nil || len(r.BackendRefs[1].Filters) != 1 ||
+		r.BackendRefs[1].Filters[0].RequestMirror.BackendRef.Name != "shadow-v2" {
+		t.Errorf("backendRefs = %+v, want no filters on the first backendRef and a mirror on the second", r.BackendRefs)
 	}
 	redirect := web[1].Filters
 	if len(redirect) != 1 || redirect[0].Type != gwv1.HTTPRouteFilterRequestRedirect {
@@ -77,8 +77,8 @@ spec:
 	if rr := redirect[0].RequestRedirect; *rr.Scheme != "https" || *rr.Hostname != "www.example.com" || *rr.Port != 443 || *rr.StatusCode != 301 {
 		t.Errorf("redirect = %+v", rr)
 	}
-	if web[1].BackendFilters != nil {
-		t.Errorf("a rule without backendRefs has backendRef filters %+v", web[1].BackendFilters)
+	if web[1].BackendRefs != nil {
+		t.Errorf("a rule without backendRefs has backendRefs %+v", web[1].BackendRefs)
 	}
 
 	g := rpc[0]
@@ -88,8 +88,8 @@ spec:
 	if len(g.Filters) != 1 || g.Filters[0].Type != gwv1.HTTPRouteFilterRequestMirror || g.Filters[0].RequestMirror.BackendRef.Name != "shadow" {
 		t.Errorf("GRPCRoute filters = %+v", g.Filters)
 	}
-	if len(g.BackendFilters) != 1 || len(g.BackendFilters[0]) != 1 || g.BackendFilters[0][0].Type != gwv1.HTTPRouteFilterExtensionRef {
-		t.Errorf("GRPCRoute backendRef filters = %+v", g.BackendFilters)
+	if len(g.BackendRefs) != 1 || len(g.BackendRefs[0].Filters) != 1 || g.BackendRefs[0].Filters[0].Type != gwv1.HTTPRouteFilterExtensionRef {
+		t.Errorf("GRPCRoute backendRefs = %+v", g.BackendRefs)
 	}
 }
 

@@ -206,19 +206,29 @@ type Route struct {
 // Filters are kept in HTTPRoute's form for every kind that has them: a
 // GRPCRouteFilter's types (RequestHeaderModifier, ResponseHeaderModifier,
 // RequestMirror, ExtensionRef) are HTTPRouteFilter's, with the same fields.
+//
+// Its JSON names are an HTTPRouteRule's: the loader decodes the rules of
+// HTTP, TLS, TCP and UDP routes straight into it (package load, routeJSON),
+// so that a route's rules and backends are allocated once, as the model
+// keeps them.
 type RouteRule struct {
-	Name string
+	Name string `json:"name,omitempty"`
 	// Matches are an HTTPRoute rule's matches, as written (nil: the CRD default,
 	// a PathPrefix match on "/", is not applied here).
-	Matches []gwv1.HTTPRouteMatch
+	Matches []gwv1.HTTPRouteMatch `json:"matches,omitempty"`
 	// GRPCMatches are a GRPCRoute rule's matches, as written.
-	GRPCMatches []gwv1.GRPCRouteMatch
+	GRPCMatches []gwv1.GRPCRouteMatch `json:"-"`
 	// Filters are the rule's filters (HTTPRoute and GRPCRoute).
-	Filters     []gwv1.HTTPRouteFilter
-	BackendRefs []gwv1.BackendRef
-	// BackendFilters[i] are the filters of BackendRefs[i]; nil when no
-	// backendRef of the rule has filters.
-	BackendFilters [][]gwv1.HTTPRouteFilter
+	Filters []gwv1.HTTPRouteFilter `json:"filters,omitempty"`
+	// BackendRefs are the rule's backends, every kind's in HTTPBackendRef's
+	// form: Filters are an HTTP or GRPC backendRef's filters (a GRPCRoute's in
+	// HTTPRoute's form), nil for the other kinds. Nil when the rule has none.
+	BackendRefs []gwv1.HTTPBackendRef `json:"backendRefs,omitempty"`
+	// Timeouts, Retry (HTTPRoute) and SessionPersistence (HTTPRoute and
+	// GRPCRoute) are as written; the engine does not read them.
+	Timeouts           *gwv1.HTTPRouteTimeouts  `json:"timeouts,omitempty"`
+	Retry              *gwv1.HTTPRouteRetry     `json:"retry,omitempty"`
+	SessionPersistence *gwv1.SessionPersistence `json:"sessionPersistence,omitempty"`
 }
 
 // HasHostnames reports whether the route kind carries spec.hostnames.

@@ -337,3 +337,29 @@ var gatewayJSON = strings.TrimSpace(`
   "conditions":[{"type":"Programmed","status":"True","reason":"Programmed","message":"","observedGeneration":1,"lastTransitionTime":"2026-01-01T00:00:00Z"}],
   "listeners":[{"name":"https","supportedKinds":[{"group":"gateway.networking.k8s.io","kind":"HTTPRoute"}],"attachedRoutes":3,
    "conditions":[{"type":"Accepted","status":"True","reason":"Accepted","message":"","observedGeneration":1,"lastTransitionTime":"2026-01-01T00:00:00Z"}]}]}}`)
+
+// TestSlicesAtTheirLength: a slice is made at its list's length, whatever
+// room the list has (an admitted list is grown from a capacity of 2), and an
+// empty list is an empty slice, not nil.
+func TestSlicesAtTheirLength(t *testing.T) {
+	type lists struct {
+		One   []gwv1.Hostname        `json:"one"`
+		Three []gwv1.ParentReference `json:"three"`
+		Empty []string               `json:"empty"`
+	}
+	one := append(make([]any, 0, 2), "a.example.com")
+	three := append(make([]any, 0, 4), map[string]any{"name": "a"}, map[string]any{"name": "b"}, map[string]any{"name": "c"})
+	var got lists
+	if err := FromUnstructured(map[string]any{"one": one, "three": three, "empty": make([]any, 0, 2)}, &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.One) != 1 || cap(got.One) != 1 || got.One[0] != "a.example.com" {
+		t.Errorf("one: %v, len %d cap %d; want [a.example.com] at capacity 1", got.One, len(got.One), cap(got.One))
+	}
+	if len(got.Three) != 3 || cap(got.Three) != 3 || got.Three[2].Name != "c" {
+		t.Errorf("three: %v, len %d cap %d; want a, b, c at capacity 3", got.Three, len(got.Three), cap(got.Three))
+	}
+	if got.Empty == nil || len(got.Empty) != 0 {
+		t.Errorf("empty: %#v, want an empty slice", got.Empty)
+	}
+}
