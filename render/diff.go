@@ -118,7 +118,7 @@ func (r DiffReport) JSON(w io.Writer) error {
 		{"certificates", len(r.Certificates), func(i int) any { return r.Certificates[i] }},
 		{"findings", len(r.Findings), func(i int) any { return r.Findings[i] }},
 	} {
-		if err := array(a.name, a.n, a.item, a.name == "findings"); err != nil {
+		if err := array(a.name, a.n, readOnly(a.item), a.name == "findings"); err != nil {
 			return err
 		}
 	}

@@ -245,8 +245,9 @@ func (ls Listeners) into(i int, sum *ListenerSummary) {
 	}
 }
 
-// each returns the report's i-th listener, built in one summary reused from
-// call to call: the value is good until the next call.
+// each returns what returns the report's i-th listener, built in one summary
+// reused from call to call: the value is good until the next call, and each
+// call of each has a summary of its own.
 func (ls Listeners) each() func(i int) any {
 	var sum ListenerSummary
 	return func(i int) any {
@@ -288,19 +289,19 @@ func (r Report) JSON(w io.Writer) error {
 	if r.Admission != nil {
 		field("admission", r.Admission, false)
 	}
-	if err := array("findings", len(r.Findings), func(i int) any { return &r.Findings[i] }, false); err != nil {
+	if err := array("findings", len(r.Findings), readOnly(func(i int) any { return &r.Findings[i] }), false); err != nil {
 		return err
 	}
 	if suppressed := r.listedSuppressed(); len(suppressed) > 0 {
-		if err := array("suppressed", len(suppressed), func(i int) any { return suppressed[i] }, false); err != nil {
+		if err := array("suppressed", len(suppressed), readOnly(func(i int) any { return suppressed[i] }), false); err != nil {
 			return err
 		}
 	}
-	if err := array("listeners", r.Listeners.Len(), r.Listeners.each(), len(r.Unreadable) == 0); err != nil {
+	if err := array("listeners", r.Listeners.Len(), r.Listeners.each, len(r.Unreadable) == 0); err != nil {
 		return err
 	}
 	if len(r.Unreadable) > 0 {
-		if err := array("unreadable", len(r.Unreadable), func(i int) any { return r.Unreadable[i] }, true); err != nil {
+		if err := array("unreadable", len(r.Unreadable), readOnly(func(i int) any { return r.Unreadable[i] }), true); err != nil {
 			return err
 		}
 	}
@@ -584,13 +585,13 @@ func plural(n int, noun string) string {
 }
 
 // lineArrays returns what writes a top-level field of a JSON object as an
-// array with one compact line per item (item(i) for i < n), followed by a
-// comma unless it is the object's last field: the form of the reports that
-// stream through bw.
-func lineArrays(bw *bufio.Writer) func(name string, n int, item func(i int) any, last bool) error {
-	return func(name string, n int, item func(i int) any, last bool) error {
+// array with one compact line per item (item(i) for i < n, item from
+// items), followed by a comma unless it is the object's last field: the form
+// of the reports that stream through bw.
+func lineArrays(bw *bufio.Writer) func(name string, n int, items func() func(i int) any, last bool) error {
+	return func(name string, n int, items func() func(i int) any, last bool) error {
 		fmt.Fprintf(bw, "  %q: [", name)
-		if err := writeLines(bw, n, item); err != nil {
+		if err := writeLines(bw, n, items); err != nil {
 			return err
 		}
 		if n > 0 {
@@ -609,16 +610,21 @@ func lineArrays(bw *bufio.Writer) func(name string, n int, item func(i int) any,
 type lineBatch struct {
 	buf bytes.Buffer
 	enc *json.Encoder
-	err error
+	// item is this batch's own, from the array's items: only the goroutine
+	// encoding the batch calls it.
+	item func(i int) any
+	err  error
 }
 
 // encode writes items [lo, hi): each after a comma unless it is the first of
 // the array, on a line of its own; it stops at the first that fails.
-func (b *lineBatch) encode(lo, hi int, item func(i int) any) {
+func (b *lineBatch) encode(lo, hi int, items func() func(i int) any) {
 	if b.enc == nil {
 		b.enc = json.NewEncoder(&b.buf)
 		b.enc.SetEscapeHTML(false)
+		b.item = items()
 	}
+	item := b.item
 	b.buf.Reset()
 	b.err = nil
 	for i := lo; i < hi; i++ {
@@ -634,6 +640,12 @@ func (b *lineBatch) encode(lo, hi int, item func(i int) any) {
 	}
 }
 
+// readOnly is the items of a line array whose item only reads: every
+// goroutine may call the same function.
+func readOnly(item func(i int) any) func() func(i int) any {
+	return func() func(i int) any { return item }
+}
+
 // lineBatchItems is how many items one core encodes at a time.
 const lineBatchItems = 64
 
@@ -641,14 +653,17 @@ const lineBatchItems = 64
 // every core, a batch of items per core at a time, and written in order while
 // the next batches are encoded: at 100k routes the report's 20,000 listeners
 // and 21,000 findings are 32 MB of JSON, a tenth of the run's wall time on one
-// core. item must be safe to call from several goroutines at once (it only
-// reads).
-func writeLines(bw *bufio.Writer, n int, item func(i int) any) error {
+// core. Each call of items gives the function that one goroutine calls for
+// the items it encodes, so that an item may be built in room that function
+// reuses (Listeners.each); the functions of different calls run at once.
+func writeLines(bw *bufio.Writer, n int, items func() func(i int) any) error {
 	k := cores(n)
 	if k == 1 {
+		// One item at a time: the buffer grows to the largest item, not to
+		// a batch.
 		var b lineBatch
-		for lo := 0; lo < n; lo += lineBatchItems {
-			b.encode(lo, min(lo+lineBatchItems, n), item)
+		for i := 0; i < n; i++ {
+			b.encode(i, i+1, items)
 			bw.Write(b.buf.Bytes())
 			if b.err != nil {
 				return b.err
@@ -674,7 +689,7 @@ func writeLines(bw *bufio.Writer, n int, item func(i int) any) error {
 		var wg sync.WaitGroup
 		for w := range k {
 			lo := min(start+w*lineBatchItems, n)
-			wg.Go(func() { round[w].encode(lo, min(lo+lineBatchItems, n), item) })
+			wg.Go(func() { round[w].encode(lo, min(lo+lineBatchItems, n), items) })
 		}
 		err := write(rounds[(r+1)%2]) // the round before, if any
 		wg.Wait()

@@ -54,7 +54,7 @@ func TestWriteLinesOnEveryCore(t *testing.T) {
 	for _, n := range []int{0, 1, 2*coreShare - 1, 2 * coreShare, 2*coreShare + 2*lineBatchItems, 3*coreShare + lineBatchItems + 1} {
 		var out bytes.Buffer
 		bw := bufio.NewWriter(&out)
-		if err := writeLines(bw, n, items); err != nil {
+		if err := writeLines(bw, n, readOnly(items)); err != nil {
 			t.Fatal(err)
 		}
 		bw.Flush()
@@ -71,7 +71,7 @@ func TestWriteLinesOnEveryCore(t *testing.T) {
 	}
 	var out bytes.Buffer
 	bw := bufio.NewWriter(&out)
-	err := writeLines(bw, n, failing)
+	err := writeLines(bw, n, readOnly(failing))
 	var unsupported *json.UnsupportedTypeError
 	if !errors.As(err, &unsupported) {
 		t.Fatalf("error %v, want the failing item's", err)
@@ -79,5 +79,59 @@ func TestWriteLinesOnEveryCore(t *testing.T) {
 	bw.Flush()
 	if want := serial(bad, items) + ",\n    "; out.String() != want {
 		t.Errorf("written before the failing item: %d bytes, want %d", out.Len(), len(want))
+	}
+}
+
+// TestWriteLinesItemsOfTheirOwn: an item built in room its function reuses
+// from call to call, as the report's listeners are (Listeners.each), is
+// written as one encoder writes it item after item, although batches are
+// encoded on every core at once: each goroutine has a function of its own.
+// With one function shared by every goroutine, the items overwrite each
+// other while they are encoded.
+func TestWriteLinesItemsOfTheirOwn(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("one core: nothing is encoded in parallel")
+	}
+	type item struct {
+		N     int   `json:"n"`
+		Parts []int `json:"parts"`
+	}
+	fill := func(it *item, i int) {
+		it.N = i
+		if it.Parts == nil {
+			it.Parts = []int{}
+		}
+		it.Parts = it.Parts[:0]
+		for j := range i % 50 {
+			it.Parts = append(it.Parts, i+j)
+		}
+	}
+	items := func() func(i int) any {
+		var it item
+		return func(i int) any {
+			fill(&it, i)
+			return &it
+		}
+	}
+	n := 4*coreShare + 3
+	var want strings.Builder
+	for i := range n {
+		if i > 0 {
+			want.WriteString(",")
+		}
+		var it item
+		fill(&it, i)
+		b, _ := json.Marshal(it)
+		want.WriteString("\n    ")
+		want.Write(b)
+	}
+	var out bytes.Buffer
+	bw := bufio.NewWriter(&out)
+	if err := writeLines(bw, n, items); err != nil {
+		t.Fatal(err)
+	}
+	bw.Flush()
+	if out.String() != want.String() {
+		t.Errorf("items built in reused room: %d bytes written differ from one encoder's %d", out.Len(), want.Len())
 	}
 }
