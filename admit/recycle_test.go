@@ -64,6 +64,6 @@ func TestDoneGivesBackOnlyTheObjectsOwnMaps(t *testing.T) {
 		}
 	}
 	if admitted < len(objs) {
-		t.Fatalf("%d objects admitted of %d in two passes: too few to hold the recycled maps to anything", admitted, 2*len(objs))
+		t.Fatalf("%d objects admitted in two passes over %d: fewer than one pass's worth, too few to hold the recycled maps to anything", admitted, len(objs))
 	}
 }

@@ -26,6 +26,9 @@ func TestHealthyListenersShareConditions(t *testing.T) {
 		if got := condition(l.Conditions, "Accepted") + " " + condition(l.Conditions, "Programmed"); got != "True/Accepted True/Programmed" {
 			t.Errorf("listener %s: %s, want accepted and programmed", l.Name(), got)
 		}
+		// No room beyond the four: appending a condition to one listener
+		// (OverlappingTLSConfig) copies the group rather than writing into
+		// the one its Gateway's other listeners share.
 		if len(l.Conditions) != 4 || cap(l.Conditions) != 4 {
 			t.Errorf("listener %s: %d conditions with room for %d, want 4 and 4", l.Name(), len(l.Conditions), cap(l.Conditions))
 		}
@@ -38,10 +41,6 @@ func TestHealthyListenersShareConditions(t *testing.T) {
 	}
 	if &bad.Conditions[0] == &a.Conditions[0] {
 		t.Error("listener bad shares the healthy listeners' conditions")
-	}
-	grown := append(a.Conditions, analyze.Condition{})
-	if &grown[0] == &b.Conditions[0] {
-		t.Error("appending to a listener's conditions writes into the shared group")
 	}
 }
 

@@ -587,7 +587,11 @@ func plural(n int, noun string) string {
 // lineArrays returns what writes a top-level field of a JSON object as an
 // array with one compact line per item (item(i) for i < n, item from
 // items), followed by a comma unless it is the object's last field: the form
-// of the reports that stream through bw.
+// of the reports that stream through bw. items is called once for each
+// goroutine that encodes a batch of the array, and the function it returns
+// is called by that goroutine only: an item built in reused room needs a
+// function, and room, of its own per call (Listeners.each); one that only
+// reads may share one function (readOnly).
 func lineArrays(bw *bufio.Writer) func(name string, n int, items func() func(i int) any, last bool) error {
 	return func(name string, n int, items func() func(i int) any, last bool) error {
 		fmt.Fprintf(bw, "  %q: [", name)
