@@ -135,3 +135,36 @@ func TestWriteLinesItemsOfTheirOwn(t *testing.T) {
 		t.Errorf("items built in reused room: %d bytes written differ from one encoder's %d", out.Len(), want.Len())
 	}
 }
+
+// TestIndentedListIsMarshalIndent: IndentedList writes a list byte for byte
+// as json.MarshalIndent(list, "", "  ") and a newline do, HTML escaped as it
+// escapes it, at sizes written on one core and on every core.
+func TestIndentedListIsMarshalIndent(t *testing.T) {
+	type item struct {
+		N    int               `json:"n"`
+		Name string            `json:"name"`
+		Tags map[string]string `json:"tags,omitempty"`
+		List []string          `json:"list"`
+	}
+	for _, n := range []int{0, 1, 2, 2*coreShare - 1, 2*coreShare + 3*lineBatchItems + 5} {
+		list := make([]item, n)
+		for i := range list {
+			list[i] = item{N: i, Name: strings.Repeat("<x>&", i%5), List: []string{}}
+			if i%3 == 0 {
+				list[i].Tags = map[string]string{"b": "2", "a": fmt.Sprint(i)}
+				list[i].List = []string{"p", "q"}
+			}
+		}
+		want, err := json.MarshalIndent(list, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		if err := IndentedList(&out, n, readOnly(func(i int) any { return &list[i] })); err != nil {
+			t.Fatal(err)
+		}
+		if got := out.String(); got != string(want)+"\n" {
+			t.Errorf("%d items: %d bytes written differ from MarshalIndent's %d", n, len(got), len(want)+1)
+		}
+	}
+}

@@ -1,12 +1,9 @@
 package gwtls
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
@@ -164,7 +161,7 @@ func (o *SimulateOptions) Run(ctx context.Context) error {
 	switch o.Output {
 	case "json":
 		if o.All {
-			if err := writeIndentedList(o.Out, outs); err != nil {
+			if err := render.IndentedList(o.Out, len(outs), func() func(int) any { return func(i int) any { return &outs[i] } }); err != nil {
 				return err
 			}
 		} else {
@@ -203,34 +200,4 @@ func (o *SimulateOptions) Run(ctx context.Context) error {
 		return findingsError{n}
 	}
 	return nil
-}
-
-// writeIndentedList writes outs as json.MarshalIndent(outs, "", "  ") and a
-// newline, byte for byte, one outcome at a time: at 100k routes --all is
-// 45 MB of JSON, which marshaled whole and then indented was a tenth of the
-// run's CPU and two copies of the output in memory.
-func writeIndentedList(w io.Writer, outs []simulate.Outcome) error {
-	if len(outs) == 0 {
-		_, err := io.WriteString(w, "[]\n")
-		return err
-	}
-	bw := bufio.NewWriterSize(w, 1<<16)
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("  ", "  ")
-	bw.WriteString("[\n")
-	for i := range outs {
-		buf.Reset()
-		if err := enc.Encode(&outs[i]); err != nil {
-			return err
-		}
-		bw.WriteString("  ")
-		bw.Write(buf.Bytes()[:buf.Len()-1]) // Encode's newline
-		if i < len(outs)-1 {
-			bw.WriteString(",")
-		}
-		bw.WriteString("\n")
-	}
-	bw.WriteString("]\n")
-	return bw.Flush()
 }
