@@ -245,9 +245,10 @@ func (ls Listeners) into(i int, sum *ListenerSummary) {
 	}
 }
 
-// each returns what returns the report's i-th listener, built in one summary
-// reused from call to call: the value is good until the next call, and each
-// call of each has a summary of its own.
+// each returns a function that builds the report's i-th listener in a
+// summary it reuses from call to call: the value is good until its next
+// call. Each call of each makes a summary of its own, so that goroutines
+// writing listeners at once each call it (writeLines).
 func (ls Listeners) each() func(i int) any {
 	var sum ListenerSummary
 	return func(i int) any {
