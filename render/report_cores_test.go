@@ -28,6 +28,22 @@ func TestReportListenersOnEveryCore(t *testing.T) {
 	if r.Listeners.Len() <= 4096 {
 		t.Fatalf("%d listeners: too few to be encoded on every core", r.Listeners.Len())
 	}
+	written := writtenListeners(t, r)
+	for i, got := range written {
+		want, err := json.Marshal(r.Listeners.At(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("listener %d written as\n%s\nwant\n%s", i, got, want)
+		}
+	}
+}
+
+// writtenListeners is each listener as the report's JSON writes it, one
+// per listener of the report.
+func writtenListeners(t *testing.T, r render.Report) []json.RawMessage {
+	t.Helper()
 	var out bytes.Buffer
 	if err := r.JSON(&out); err != nil {
 		t.Fatal(err)
@@ -41,13 +57,5 @@ func TestReportListenersOnEveryCore(t *testing.T) {
 	if len(doc.Listeners) != r.Listeners.Len() {
 		t.Fatalf("wrote %d listeners, want %d", len(doc.Listeners), r.Listeners.Len())
 	}
-	for i, got := range doc.Listeners {
-		want, err := json.Marshal(r.Listeners.At(i))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(got, want) {
-			t.Fatalf("listener %d written as\n%s\nwant\n%s", i, got, want)
-		}
-	}
+	return doc.Listeners
 }
