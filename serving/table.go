@@ -191,15 +191,25 @@ func Fingerprint(c *x509.Certificate) string {
 }
 
 // Build indexes a Result into its serving table.
+// Gateways are indexed on every core: each Gateway's serving is its own.
 func Build(res *analyze.Result) *Table {
-	t := &Table{Gateways: make([]*Gateway, 0, len(res.Gateways)), byName: make(map[model.NamespacedName]*Gateway, len(res.Gateways))}
-	for _, g := range res.Gateways {
-		gw := gateway(t, g)
-		t.Gateways = append(t.Gateways, gw)
+	t := &Table{Gateways: make([]*Gateway, len(res.Gateways)), byName: make(map[model.NamespacedName]*Gateway, len(res.Gateways))}
+	onCores(len(res.Gateways), gatewaysPerPart, func() func(lo, hi int) {
+		return func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				t.Gateways[i] = gateway(t, res.Gateways[i])
+			}
+		}
+	})
+	for _, gw := range t.Gateways {
 		t.byName[gw.Name] = gw
 	}
 	return t
 }
+
+// gatewaysPerPart is how many Gateways a core indexes at a time: a
+// generated Gateway of 100 routes takes about 0.1 ms.
+const gatewaysPerPart = 16
 
 // Gateway is the named Gateway's serving, nil when the Result has none by that
 // name.

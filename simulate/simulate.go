@@ -313,28 +313,37 @@ func (s *Simulator) AllOf(gateway model.NamespacedName) []Outcome {
 	return outcomes(rows)
 }
 
-// outcomes says serving table rows, in order.
+// outcomes says serving table rows, in order, on every core: each core says
+// parts of the rows into their places, with a backend cache of its own.
 func outcomes(rows []*serving.Row) []Outcome {
 	if len(rows) == 0 {
 		return nil
 	}
-	out := make([]Outcome, 0, len(rows))
-	cache := backendCache{}
-	var g *serving.Gateway
-	var name string
-	for _, r := range rows {
-		if r.Port.Gateway != g {
-			g, name = r.Port.Gateway, r.Port.Gateway.Name.String()
+	out := make([]Outcome, len(rows))
+	onCores(len(rows), rowsPerPart, func() func(lo, hi int) {
+		cache := backendCache{}
+		var g *serving.Gateway
+		var name string
+		return func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				r := rows[i]
+				if r.Port.Gateway != g {
+					g, name = r.Port.Gateway, r.Port.Gateway.Name.String()
+				}
+				req := Request{Port: r.Port.Number, Gateway: name, SNI: r.Request.SNI, Host: r.Request.Host}
+				if req.Host == "" {
+					req.Host = req.SNI
+				}
+				if r.Refusal == serving.NoListener {
+					out[i] = noListener(req)
+					continue
+				}
+				out[i] = outcome(name, req, r.Decision, cache)
+			}
 		}
-		req := Request{Port: r.Port.Number, Gateway: name, SNI: r.Request.SNI, Host: r.Request.Host}
-		if req.Host == "" {
-			req.Host = req.SNI
-		}
-		if r.Refusal == serving.NoListener {
-			out = append(out, noListener(req))
-			continue
-		}
-		out = append(out, outcome(name, req, r.Decision, cache))
-	}
+	})
 	return out
 }
+
+// rowsPerPart is how many rows a core says at a time.
+const rowsPerPart = 256
