@@ -660,7 +660,12 @@ func (b *lineBatch) encode(lo, hi int, items func() func(i int) any) {
 			b.buf.WriteString(",")
 		}
 		b.buf.WriteString(b.layout.lead)
-		if err := b.enc.Encode(item(i)); err != nil {
+		v := item(i)
+		if a, ok := v.(indentedAppender); ok && b.layout.indented {
+			b.buf.Write(a.appendIndented(b.buf.AvailableBuffer(), 1))
+			continue
+		}
+		if err := b.enc.Encode(v); err != nil {
 			b.err = err
 			return
 		}

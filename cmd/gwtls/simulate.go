@@ -161,7 +161,7 @@ func (o *SimulateOptions) Run(ctx context.Context) error {
 	switch o.Output {
 	case "json":
 		if o.All {
-			if err := render.IndentedList(o.Out, len(outs), func() func(int) any { return func(i int) any { return &outs[i] } }); err != nil {
+			if err := render.SimulationJSON(o.Out, outs); err != nil {
 				return err
 			}
 		} else {
