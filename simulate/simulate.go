@@ -182,29 +182,58 @@ func displayHost(req Request) string {
 	return req.Host
 }
 
-// backendCache keeps a route's backends and mirrors, once said, for every row
-// that reaches it; nil keeps nothing.
-type backendCache map[*analyze.RouteResult]routeBackends
+// room is what one core reuses from outcome to outcome of simulate --all:
+// the backends of the last route said and the last certificate, which the
+// rows that follow often share (a route's hostnames are consecutive rows, as
+// are a listener's), and references allocated a block at a time. A nil room
+// reuses nothing.
+type room struct {
+	route             *analyze.RouteResult
+	backends, mirrors []Backend
+	cert              *serving.Certificate
+	said              *Certificate
+	refs              []model.Ref
+}
 
-type routeBackends struct{ backends, mirrors []Backend }
+// ref is a copy of r, in a block when there is room.
+func (rm *room) ref(r model.Ref) *model.Ref {
+	if rm == nil {
+		return &r
+	}
+	if len(rm.refs) == cap(rm.refs) {
+		rm.refs = make([]model.Ref, 0, 256)
+	}
+	rm.refs = append(rm.refs, r)
+	return &rm.refs[len(rm.refs)-1]
+}
+
+// certificate is c as simulate says it: the last one said when it is the
+// same certificate, covering the name or not.
+func (rm *room) certificate(c *serving.Certificate) *Certificate {
+	if rm == nil {
+		return certificate(c)
+	}
+	if rm.cert == nil || rm.cert.Ref != c.Ref || rm.cert.Covers != c.Covers {
+		rm.cert, rm.said = c, certificate(c)
+	}
+	return rm.said
+}
 
 // outcome says a Gateway port's decision.
-func outcome(gateway string, req Request, d serving.Decision, cache backendCache) Outcome {
+func outcome(gateway string, req Request, d serving.Decision, rm *room) Outcome {
 	out := Outcome{Request: req, Gateway: gateway, Outcome: Refused}
 	l := d.Listener
 	out.Listener = l.Name
 	if l.FromListenerSet() {
-		o := l.Owner
-		out.ListenerOwner = &o
+		out.ListenerOwner = rm.ref(l.Owner)
 	}
 	out.Mode = string(l.Mode)
 	if d.Certificate != nil {
-		out.Certificate = certificate(d.Certificate)
+		out.Certificate = rm.certificate(d.Certificate)
 	}
 	r := d.Route()
 	if r != nil {
-		ref := r.Ref
-		out.Route = &ref
+		out.Route = rm.ref(r.Ref)
 		out.IntersectedHostname = d.Hostname
 	}
 	switch d.Refusal {
@@ -226,7 +255,7 @@ func outcome(gateway string, req Request, d serving.Decision, cache backendCache
 		out.Reason = fmt.Sprintf("listener %s has no usable certificate to terminate TLS", l.Name)
 		return out
 	}
-	out.Backends, out.Mirrors = cache.backends(r)
+	out.Backends, out.Mirrors = rm.backendsOf(r)
 	switch d.Refusal {
 	case serving.NoBackendRefs:
 		out.Reason = fmt.Sprintf("route %s/%s has no backendRefs", r.Ref.Namespace, r.Ref.Name)
@@ -246,20 +275,23 @@ func certificate(c *serving.Certificate) *Certificate {
 	return &Certificate{Secret: c.Secret.String(), DNSNames: names, VerifiesForSNI: c.Covers, External: c.Ref.External}
 }
 
-// backends are a route's backendRefs and mirrors as simulate prints them.
-func (c backendCache) backends(r *serving.Route) (backends, mirrors []Backend) {
-	if out, ok := c[r.Attachment.Route]; ok {
-		return out.backends, out.mirrors
+// backendsOf are a route's backendRefs and mirrors as simulate prints them:
+// the last route's when it is the same route.
+func (rm *room) backendsOf(r *serving.Route) (backends, mirrors []Backend) {
+	if rm == nil {
+		return simulated(r.Backends()), simulated(r.Mirrors())
 	}
-	out := routeBackends{backends: simulated(r.Backends()), mirrors: simulated(r.Mirrors())}
-	if c != nil {
-		c[r.Attachment.Route] = out
+	if rm.route != r.Attachment.Route {
+		rm.route, rm.backends, rm.mirrors = r.Attachment.Route, simulated(r.Backends()), simulated(r.Mirrors())
 	}
-	return out.backends, out.mirrors
+	return rm.backends, rm.mirrors
 }
 
 func simulated(bs []serving.Backend) []Backend {
-	var out []Backend
+	if len(bs) == 0 {
+		return nil
+	}
+	out := make([]Backend, 0, len(bs))
 	for _, b := range bs {
 		out = append(out, Backend{Kind: b.Kind, Namespace: b.Name.Namespace, Name: b.Name.Name, Port: b.Port, Weight: b.Weight,
 			Rule: b.Rule, Resolved: b.Resolved, BackendTLS: backendTLS(b.Policy)})
@@ -314,14 +346,14 @@ func (s *Simulator) AllOf(gateway model.NamespacedName) []Outcome {
 }
 
 // outcomes says serving table rows, in order, on every core: each core says
-// parts of the rows into their places, with a backend cache of its own.
+// parts of the rows into their places, in room of its own.
 func outcomes(rows []*serving.Row) []Outcome {
 	if len(rows) == 0 {
 		return nil
 	}
 	out := make([]Outcome, len(rows))
 	onCores(len(rows), rowsPerPart, func() func(lo, hi int) {
-		cache := backendCache{}
+		rm := &room{}
 		var g *serving.Gateway
 		var name string
 		return func(lo, hi int) {
@@ -338,7 +370,7 @@ func outcomes(rows []*serving.Row) []Outcome {
 					out[i] = noListener(req)
 					continue
 				}
-				out[i] = outcome(name, req, r.Decision, cache)
+				out[i] = outcome(name, req, r.Decision, rm)
 			}
 		}
 	})
