@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
@@ -124,7 +125,9 @@ func (o *SimulateOptions) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	start := time.Now()
 	table := serving.Build(res)
+	built := time.Now()
 	if o.Gateway != "" {
 		if err := gatewayInInput(table, o.gateway); err != nil {
 			return err
@@ -148,6 +151,7 @@ func (o *SimulateOptions) Run(ctx context.Context) error {
 		outs = []simulate.Outcome{out}
 		single = out
 	}
+	simulated := time.Now()
 	// The CRDs the objects were held to: a field of a single outcome; before
 	// the list of --all, a YAML comment, and for JSON, which has none, a line
 	// on stderr (docs/output.md).
@@ -195,6 +199,10 @@ func (o *SimulateOptions) Run(ctx context.Context) error {
 		if err := render.WriteAdmission(o.Out, adm, st); err != nil {
 			return err
 		}
+	}
+	if o.Input.Timings {
+		fmt.Fprintf(o.ErrOut, "timings: serving table %s, simulate %s (%d outcomes), output %s\n", built.Sub(start).Round(time.Millisecond),
+			simulated.Sub(built).Round(time.Millisecond), len(outs), time.Since(simulated).Round(time.Millisecond))
 	}
 	if n := simulate.CountRefused(outs); n > 0 {
 		return findingsError{n}
