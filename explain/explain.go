@@ -136,7 +136,7 @@ type Options struct {
 // Explain builds the explanation of one object.
 func Explain(res *analyze.Result, ref model.Ref, opts Options) (*Explanation, error) {
 	var names []string
-	note := func(o metav1.Object) { names = append(names, model.NameOf(o).String()) }
+	note := func(o model.Named) { names = append(names, model.NameOf(o).String()) }
 	switch ref.Kind {
 	case "Gateway":
 		for _, g := range res.Gateways {
