@@ -258,7 +258,7 @@ func (e *engine) ownRouteFindings(fl *findingList, rr *RouteResult) {
 	// One finding per reference that does not resolve, at its field; the
 	// ResolvedRefs condition joins their messages.
 	for _, b := range rr.Backends {
-		if b.Problem != nil || b.External {
+		if b.Problem != nil || b.External() {
 			backendFindings(fl, b, b.Field(), ref, r.Source)
 		}
 	}
@@ -282,8 +282,8 @@ func backendFindings(fl *findingList, b *BackendResult, field string, ref model.
 	switch {
 	case b.Problem != nil:
 		fl.add(b.Problem.Rule.Problem(b.Problem.Message, b.Problem.Fix), ref, src, field)
-	case b.External:
-		fl.add(rules.ReferenceExternal.Problem(fmt.Sprintf("backend %s is %s: not verified", b.NamespacedName(), b.Unverified), ""), ref, src, field)
+	case b.External():
+		fl.add(rules.ReferenceExternal.Problem(fmt.Sprintf("backend %s is %s: not verified", b.NamespacedName(), b.Unverified()), ""), ref, src, field)
 	}
 }
 
