@@ -2,6 +2,7 @@ package admit
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"sync"
@@ -250,6 +251,38 @@ func (p *defaultPlan) typed(t reflect.Type) (reflect.Value, bool) {
 	return def.Elem(), true
 }
 
+// scalar reports whether a value of kind k holds no pointer.
+func scalar(k reflect.Kind) bool {
+	switch k {
+	case reflect.Bool, reflect.String,
+		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64:
+		return true
+	}
+	return false
+}
+
+// TypedDefaultsUnchanged reports a typed default whose value is no longer
+// what its JSON decodes to: something wrote through a pointee every object
+// defaulted shares (clone). For tests that run commands.
+func TypedDefaultsUnchanged() error {
+	var err error
+	typedDefaults.Range(func(k, v any) bool {
+		key, def := k.(typedDefault), v.(reflect.Value)
+		if !def.IsValid() {
+			return true
+		}
+		fresh := reflect.New(key.t)
+		if json.Unmarshal(key.plan.def, fresh.Interface()) != nil || !reflect.DeepEqual(fresh.Elem().Interface(), def.Interface()) {
+			err = fmt.Errorf("the default %s (%s) is now %+v: something writes through a pointer of the model", key.plan.def, key.t, def.Interface())
+			return false
+		}
+		return true
+	})
+	return err
+}
+
 type typedDefault struct {
 	plan *defaultPlan
 	t    reflect.Type
@@ -258,11 +291,17 @@ type typedDefault struct {
 var typedDefaults sync.Map // typedDefault -> reflect.Value (invalid: does not fit)
 
 // clone is a deep copy of v, so that no two objects share a default's
-// pointers, slices or maps.
+// pointers, slices or maps, but for the pointee of a pointer to a scalar (a
+// *Group, *Kind, *int32 weight): every object defaulted shares the one of
+// the decoded default. As the decoder shares the pointees of the scalars it
+// decodes (package typedjson), this is safe because nothing writes through
+// a pointer of the model; cloned, they were a 16- or 8-byte allocation per
+// parentRef and backendRef, 9.7 MB live at 100k routes among the load's
+// garbage (docs/performance.md).
 func clone(v reflect.Value) reflect.Value {
 	switch v.Kind() {
 	case reflect.Pointer:
-		if v.IsNil() {
+		if v.IsNil() || scalar(v.Type().Elem().Kind()) {
 			return v
 		}
 		c := reflect.New(v.Type().Elem())

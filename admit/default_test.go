@@ -56,7 +56,9 @@ func TestDefault(t *testing.T) {
 
 // TypedDefaults gives a decoded Go value the same defaults Default gives the
 // JSON object: where a field is absent, never where it is written, never under
-// a status nobody wrote, and never one value shared by two objects.
+// a status nobody wrote, and never one value shared by two objects but the
+// pointee of a pointer to a scalar, which every object shares (nothing
+// writes through a pointer of the model).
 func TestTypedDefaults(t *testing.T) {
 	a := builtin(t, admit.Experimental)
 	for _, tc := range []struct {
@@ -93,6 +95,12 @@ func TestTypedDefaults(t *testing.T) {
 			wantJSON, _ := json.Marshal(want)
 			if !jsonEqual(t, gotJSON, wantJSON) {
 				t.Errorf("typed defaults:\n got %s\nwant %s", gotJSON, wantJSON)
+			}
+			if got.Spec != nil && len(got.Spec.ParentRefs) > 0 {
+				g, a := got.Spec.ParentRefs[0], again.Spec.ParentRefs[0]
+				if g.Kind == nil || g.Kind != a.Kind || g.Group != a.Group {
+					t.Errorf("parentRef defaults: kind %p and %p, group %p and %p: want one pointee each, shared", g.Kind, a.Kind, g.Group, a.Group)
+				}
 			}
 			if got.Spec != nil && len(got.Spec.Listeners) > 0 && got.Spec.Listeners[0].AllowedRoutes != nil {
 				got.Spec.Listeners[0].AllowedRoutes.Namespaces.From = "Changed"
@@ -157,4 +165,35 @@ type classStatus struct {
 	SupportedFeatures []struct {
 		Name string `json:"name"`
 	} `json:"supportedFeatures,omitempty"`
+}
+
+// TypedDefaultsUnchanged sees a write through a default's shared scalar
+// pointee: every later object defaulted would get the written value.
+func TestTypedDefaultsUnchangedSeesWrites(t *testing.T) {
+	a := builtin(t, admit.Experimental)
+	apply, ok := a.TypedDefaults(v1, "HTTPRoute")
+	if !ok {
+		t.Fatal("no typed defaults")
+	}
+	var r struct {
+		Spec routeOrGateway `json:"spec"`
+	}
+	if err := json.Unmarshal([]byte(httpRoute(`{"parentRefs":[{"name":"gw"}]}`)), &r); err != nil {
+		t.Fatal(err)
+	}
+	apply(&r)
+	if err := admit.TypedDefaultsUnchanged(); err != nil {
+		t.Fatalf("before any write: %v", err)
+	}
+	kind := r.Spec.ParentRefs[0].Kind
+	was := *kind
+	*kind = "Written"
+	err := admit.TypedDefaultsUnchanged()
+	*kind = was
+	if err == nil {
+		t.Error("a write through a shared default is not reported")
+	}
+	if err := admit.TypedDefaultsUnchanged(); err != nil {
+		t.Errorf("after the write is undone: %v", err)
+	}
 }

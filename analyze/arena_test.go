@@ -38,7 +38,7 @@ func TestArenaIsPlainAllocation(t *testing.T) {
 				t.Fatalf("a handed-out result is not zeroed: %+v", p)
 			}
 			next++
-			p.Index = next
+			p.Index = int32(next)
 			h.want = append(h.want, next)
 		}
 		all = append(all, h)
@@ -54,7 +54,7 @@ func TestArenaIsPlainAllocation(t *testing.T) {
 				t.Fatalf("result %p handed out twice", p)
 			}
 			seen[p] = true
-			if p.Index != h.want[i] {
+			if int(p.Index) != h.want[i] {
 				t.Fatalf("result %d holds %d: a later block overwrote it", h.want[i], p.Index)
 			}
 		}

@@ -41,7 +41,7 @@ func (d *parentDecision) reject(rule *rules.Rule, message, fix string) {
 // admits it.
 func (e *engine) attach(pr *ParentResult, rr *RouteResult, i int, ref *gwv1.ParentReference, nsID int32, a *arena) {
 	r := rr.Route
-	*pr = ParentResult{Route: rr, Index: i, Ref: ref, Written: true}
+	*pr = ParentResult{Route: rr, Index: int32(i), Ref: ref, Written: true}
 	d := &parentDecision{pr: pr, ref: ref, route: r,
 		parent: model.NamespacedName{Namespace: namespaceOr(ref.Namespace, r.ObjectMeta.Namespace), Name: string(ref.Name)},
 		trace:  tracer{on: e.tracing(r.Kind, r.ObjectMeta.Namespace, r.ObjectMeta.Name)}}

@@ -102,7 +102,7 @@ func (e *engine) resolveFilters(rr *RouteResult, rule int, backend int32, fs []g
 func (e *engine) resolveBackend(br *BackendResult, r *model.Route, rule int, ref *gwv1.BackendRef, mirror bool) {
 	routeNS := r.ObjectMeta.Namespace
 	group, kind := written(ref.Group), written(ref.Kind)
-	*br = BackendResult{Rule: rule, Ref: ref, Namespace: namespaceOr(ref.Namespace, routeNS)}
+	*br = BackendResult{Rule: int32(rule), Ref: ref, Namespace: namespaceOr(ref.Namespace, routeNS)}
 	target := br.NamespacedName()
 	what := "backendRef"
 	if mirror {
@@ -118,7 +118,7 @@ func (e *engine) resolveBackend(br *BackendResult, r *model.Route, rule int, ref
 	serviceImport := !mirror && group == serviceImportGroup && kind == "ServiceImport" && takesServiceImports(r.Kind)
 	if (group != "" || kind != "Service") && !serviceImport {
 		if ok, why := e.unverified(kind, target.Namespace, target.Name); ok {
-			br.External, br.Unverified = true, why
+			br.setUnverified(why)
 			return
 		}
 		gk := groupKindString(group, kind)
@@ -167,7 +167,7 @@ func (e *engine) resolveBackend(br *BackendResult, r *model.Route, rule int, ref
 // not in the input: taken on trust when declared external, else not found.
 func (e *engine) backendMissing(br *BackendResult, r *model.Route, what, kind string, target model.NamespacedName) {
 	if ok, why := e.unverified(kind, target.Namespace, target.Name); ok {
-		br.External, br.Unverified = true, why
+		br.setUnverified(why)
 		return
 	}
 	t := target.String()

@@ -144,6 +144,6 @@ func (e *engine) skip(rr *RouteResult, i int, b *attachBudget) {
 		fmt.Sprintf("give its parentRefs a sectionName or port, or raise --max-attachment-checks to %d (what the whole input needs)", b.needed))
 	rr.Skipped = &p
 	for k, pr := range rr.Parents {
-		*pr = ParentResult{Route: rr, Index: k, Ref: &r.ParentRefs[k]}
+		*pr = ParentResult{Route: rr, Index: int32(k), Ref: &r.ParentRefs[k]}
 	}
 }

@@ -112,7 +112,6 @@ func TestConformanceNewerRouteAttaches(t *testing.T) {
 				t.Fatalf("the corpus has no route %s", c.older)
 			}
 			newer := *older // the test creates it in code, on the same parentRef
-			newer.ObjectMeta = *older.ObjectMeta.DeepCopy()
 			newer.ObjectMeta.Name = c.newer
 			m.Routes = append(m.Routes, &newer)
 			res := analyze.Analyze(m, analyze.Options{Now: now})

@@ -135,6 +135,11 @@ func refOf(kind string, m metav1.ObjectMeta) model.Ref {
 	return model.Ref{Kind: kind, Namespace: m.Namespace, Name: m.Name}
 }
 
+// routeRef is the route's reference.
+func routeRef(r *model.Route) model.Ref {
+	return model.Ref{Kind: r.Kind, Namespace: r.ObjectMeta.Namespace, Name: r.ObjectMeta.Name}
+}
+
 // findings derives findings from every decision, then orders them by where they
 // come from so output is stable. Gateways, routes' lints and the rest are read
 // at once into separate lists (routes' own findings were collected by the route
@@ -236,7 +241,7 @@ func (e *engine) parentFindings(fl *findingList) {
 // collects them while the route is at hand (lintFindings come later).
 func (e *engine) ownRouteFindings(fl *findingList, rr *RouteResult) {
 	r := rr.Route
-	ref := refOf(r.Kind, r.ObjectMeta)
+	ref := routeRef(r)
 	if len(r.ParentRefs) == 0 {
 		fl.add(rules.RouteNoParentRefs.Problem("the route names no parentRefs, so it attaches to nothing", "add spec.parentRefs naming a Gateway or ListenerSet"),
 			ref, r.Source, "")
@@ -253,7 +258,7 @@ func (e *engine) ownRouteFindings(fl *findingList, rr *RouteResult) {
 	// One finding per reference that does not resolve, at its field; the
 	// ResolvedRefs condition joins their messages.
 	for _, b := range rr.Backends {
-		if b.Problem != nil || b.External {
+		if b.Problem != nil || b.External() {
 			backendFindings(fl, b, b.Field(), ref, r.Source)
 		}
 	}
@@ -277,8 +282,8 @@ func backendFindings(fl *findingList, b *BackendResult, field string, ref model.
 	switch {
 	case b.Problem != nil:
 		fl.add(b.Problem.Rule.Problem(b.Problem.Message, b.Problem.Fix), ref, src, field)
-	case b.External:
-		fl.add(rules.ReferenceExternal.Problem(fmt.Sprintf("backend %s is %s: not verified", b.NamespacedName(), b.Unverified), ""), ref, src, field)
+	case b.External():
+		fl.add(rules.ReferenceExternal.Problem(fmt.Sprintf("backend %s is %s: not verified", b.NamespacedName(), b.Unverified()), ""), ref, src, field)
 	}
 }
 
@@ -286,7 +291,7 @@ func backendFindings(fl *findingList, b *BackendResult, field string, ref model.
 func lintFindings(fl *findingList, rr *RouteResult) {
 	r := rr.Route
 	for _, l := range rr.lints() {
-		fl.add(l, refOf(r.Kind, r.ObjectMeta), r.Source, "metadata.annotations")
+		fl.add(l, routeRef(r), r.Source, "metadata.annotations")
 	}
 }
 
@@ -334,7 +339,7 @@ func (e *engine) otherFindings(fl *findingList) {
 				fmt.Sprintf("[provisional GEP-3792] meshed through %s %s: the Gateway must reach its backends over mTLS, offering ALPN %s and verifying them against the Gateway's trust bundle (%d CA certificates)",
 					m.Owner.Kind, m.Owner.NamespacedName(), OCGALPN, len(m.TrustBundle)),
 				"make sure the mesh trusts the Gateway (a Mesh with spec.ocg.trustBundle naming the CA of the Gateway's client certificate)"),
-				refOf(r.Kind, r.ObjectMeta), r.Source, "")
+				routeRef(r), r.Source, "")
 		}
 	}
 	admissionFindings(fl, e.res.Model.Admission)

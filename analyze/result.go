@@ -366,7 +366,6 @@ func (rr *RouteResult) PartiallyInvalid() (c Condition, ok bool) {
 // ParentResult is the decision about one parentRef of a route.
 type ParentResult struct {
 	Route *RouteResult
-	Index int
 	// Ref is the parentRef with group and kind defaulted, as status echoes it: in
 	// the model (not a copy) for routes the loader read.
 	Ref *gwv1.ParentReference
@@ -389,6 +388,10 @@ type ParentResult struct {
 	// the parent belongs to another controller, is not a Gateway API parent, or is
 	// not in the input (then Conditions still say why, for findings and explain).
 	Written bool
+	// Index is the parentRef's position in the route's spec.parentRefs. An
+	// int32 beside the two bools: a large Result has a ParentResult per
+	// parentRef, and it is 80 bytes rather than 88.
+	Index int32
 }
 
 // Controller is the controller that decides the parent: its Gateway's (for a
@@ -493,25 +496,42 @@ type Attachment struct {
 	Hostnames []string
 }
 
-// BackendResult is one backendRef of a route, resolved.
+// BackendResult is one backendRef of a route, resolved. A large Result has
+// one per backendRef: it is 64 bytes (it was 80), External and Unverified
+// are read from one pointer and the two positions are int32s.
 type BackendResult struct {
-	Rule int
 	// Ref is the backendRef as written, in the model (not a copy: a route's
 	// backends are the bulk of a large Result).
 	Ref       *gwv1.BackendRef
 	Namespace string
 	Service   *model.Service // nil when not a Service or not found
-	// Index is the backendRef's position in its rule; for a mirror, the
-	// position of the backendRef whose filter it is, -1 for a rule's filter.
-	Index    int32
-	External bool // declared external or not readable: not verified
-	// Unverified says why an External backend was not checked.
-	Unverified string
-	Problem    *Condition // nil when it resolved
+	Problem   *Condition     // nil when it resolved
 	// Policy is the accepted BackendTLSPolicy that applies to this backend (one
 	// naming the Service port by sectionName wins over one on the whole Service).
 	Policy *PolicyResult
+	// unverified is why an external backend was not checked; nil when it was.
+	unverified *string
+	// Rule is the index of the backendRef's rule.
+	Rule int32
+	// Index is the backendRef's position in its rule; for a mirror, the
+	// position of the backendRef whose filter it is, -1 for a rule's filter.
+	Index int32
 }
+
+// External reports whether the backend is declared external or of a kind
+// that could not be read: not verified.
+func (b *BackendResult) External() bool { return b.unverified != nil }
+
+// Unverified says why an External backend was not checked; "" when it was.
+func (b *BackendResult) Unverified() string {
+	if b.unverified == nil {
+		return ""
+	}
+	return *b.unverified
+}
+
+// setUnverified marks the backend External, for why.
+func (b *BackendResult) setUnverified(why string) { b.unverified = &why }
 
 // NamespacedName is the object the backendRef names, its namespace defaulted.
 func (b *BackendResult) NamespacedName() model.NamespacedName {
@@ -538,7 +558,7 @@ type MirrorResult struct {
 
 // Field is where the mirror's backendRef is in the route's spec, for findings.
 func (m *MirrorResult) Field() string {
-	return filterField(m.Rule, m.Index, m.Filter) + ".requestMirror.backendRef"
+	return filterField(int(m.Rule), m.Index, m.Filter) + ".requestMirror.backendRef"
 }
 
 // filterField is the field of filter number filter of a rule (backend -1) or

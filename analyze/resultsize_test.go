@@ -1,8 +1,12 @@
 package analyze_test
 
 import (
+	"fmt"
 	"runtime"
+	"slices"
+	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/generate"
@@ -81,5 +85,32 @@ func TestListenerListsInRouteOrderAndSized(t *testing.T) {
 	}
 	if attached < len(res.Routes)/2 || listeners < 100 {
 		t.Fatalf("%d listeners, %d attachments for %d routes: the input does not exercise the lists", listeners, attached, len(res.Routes))
+	}
+}
+
+// TestBackendAndParentResultsSized: a large Result has a BackendResult per
+// backendRef and a ParentResult per parentRef, 64 and 80 bytes; a backend
+// declared external reports External and why from the one pointer that
+// holds both, a resolved one and a missing one neither.
+func TestBackendAndParentResultsSized(t *testing.T) {
+	if b, p := unsafe.Sizeof(analyze.BackendResult{}), unsafe.Sizeof(analyze.ParentResult{}); b > 64 || p > 80 {
+		t.Errorf("BackendResult %d bytes, ParentResult %d: want at most 64 and 80", b, p)
+	}
+	docs := append(referenceScene(), routeDoc("HTTPRoute", "{backendRefs: [{name: web, port: 8080}, {name: outside, port: 8080}, {name: gone, port: 8080}]}"))
+	res := analyzeDocs(t, analyze.Options{External: []analyze.ExternalRef{{Kind: "Service", Namespace: "default", Name: "outside"}}}, docs...)
+	var got []string
+	for _, b := range res.Routes[0].Backends {
+		got = append(got, fmt.Sprintf("%s external=%t %q problem=%t rule=%d index=%d", b.Ref.Name, b.External(), b.Unverified(), b.Problem != nil, b.Rule, b.Index))
+	}
+	want := []string{
+		`web external=false "" problem=false rule=0 index=0`,
+		`outside external=true "declared external" problem=false rule=0 index=1`,
+		`gone external=false "" problem=true rule=0 index=2`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("backends:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if p := res.Routes[0].Parents[0]; p.Index != 0 || !p.Accepted() {
+		t.Errorf("parent %d accepted=%t, want 0 and accepted", p.Index, p.Accepted())
 	}
 }

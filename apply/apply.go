@@ -79,12 +79,13 @@ func creationTime(live *model.Model, now time.Time) time.Time {
 			newest = t.Time
 		}
 	}
-	eachMeta(live, func(m *metav1.ObjectMeta) { see(m.CreationTimestamp) })
+	eachCreated(live, see)
 	return newest.Add(time.Second)
 }
 
-// eachMeta calls f on the metadata of every object of the model.
-func eachMeta(m *model.Model, f func(*metav1.ObjectMeta)) {
+// eachCreated calls f with the creation time of every object of the model.
+func eachCreated(m *model.Model, see func(metav1.Time)) {
+	f := func(m *metav1.ObjectMeta) { see(m.CreationTimestamp) }
 	for _, o := range m.GatewayClasses {
 		f(&o.Obj.ObjectMeta)
 	}
@@ -113,7 +114,7 @@ func eachMeta(m *model.Model, f func(*metav1.ObjectMeta)) {
 		f(&o.Obj.ObjectMeta)
 	}
 	for _, o := range m.Routes {
-		f(&o.ObjectMeta)
+		see(o.ObjectMeta.CreationTimestamp)
 	}
 	for _, o := range m.Meshes {
 		f(&o.ObjectMeta)

@@ -59,24 +59,24 @@ func (v *View) compareRoute(o *Object, rr *analyze.RouteResult) {
 			matched[j] = true
 		}
 		if why := v.parentNotCompared(p); why != "" {
-			o.entry(&Entry{Part: ParentPart(p.Index), Controller: p.Controller(), NotCompared: why})
+			o.entry(&Entry{Part: ParentPart(int(p.Index)), Controller: p.Controller(), NotCompared: why})
 			continue
 		}
 		if j < 0 {
 			if why := v.missingElsewhere(o, parentGateway(p)); why != "" {
-				o.entry(&Entry{Part: ParentPart(p.Index), Controller: p.Controller(), NotCompared: why})
+				o.entry(&Entry{Part: ParentPart(int(p.Index)), Controller: p.Controller(), NotCompared: why})
 				continue
 			}
-			o.add(rules.DriftStatusMissing, ParentPart(p.Index), fmt.Sprintf("%s wrote no status.parents entry for spec.parentRefs[%d] (%s); %s",
+			o.add(rules.DriftStatusMissing, ParentPart(int(p.Index)), fmt.Sprintf("%s wrote no status.parents entry for spec.parentRefs[%d] (%s); %s",
 				who(p.Controller()), p.Index, parentName(p.Ref, r.ObjectMeta.Namespace), existed(r.ObjectMeta.CreationTimestamp, v.res.Now)), missingFix)
-			o.entry(&Entry{Part: ParentPart(p.Index), Controller: p.Controller(), NotCompared: "no status.parents entry written"})
+			o.entry(&Entry{Part: ParentPart(int(p.Index)), Controller: p.Controller(), NotCompared: "no status.parents entry written"})
 			continue
 		}
 		w := written[j].Conditions
 		if !o.keep && parentAgrees(w, p, &resolved) {
 			continue
 		}
-		o.compareEntry(routeParentEntry, func() string { return ParentPart(p.Index) }, "", p.Controller(), w, p.Conditions())
+		o.compareEntry(routeParentEntry, func() string { return ParentPart(int(p.Index)) }, "", p.Controller(), w, p.Conditions())
 	}
 	for j := range written {
 		if !matched[j] {

@@ -136,7 +136,7 @@ type Options struct {
 // Explain builds the explanation of one object.
 func Explain(res *analyze.Result, ref model.Ref, opts Options) (*Explanation, error) {
 	var names []string
-	note := func(o metav1.Object) { names = append(names, model.NameOf(o).String()) }
+	note := func(o model.Named) { names = append(names, model.NameOf(o).String()) }
 	switch ref.Kind {
 	case "Gateway":
 		for _, g := range res.Gateways {
@@ -232,7 +232,7 @@ func route(rr *analyze.RouteResult, view *drift.View) *Explanation {
 				Detail: fmt.Sprintf("attached to listener %s (port %d, %s), serving %s", a.Listener.Name(), a.Listener.Listener.Port, a.Listener.Listener.Protocol, hs)}})
 		}
 		if compared != nil {
-			sec.Written = written(compared.EntriesOf(drift.ParentPart(p.Index)), func(conditionType string) []Step {
+			sec.Written = written(compared.EntriesOf(drift.ParentPart(int(p.Index))), func(conditionType string) []Step {
 				if conditionType == string(gwv1.RouteConditionResolvedRefs) {
 					return backends.Steps // the route's backends decide it, for every parent
 				}
@@ -266,7 +266,7 @@ func backendsSection(rr *analyze.RouteResult) Section {
 		switch {
 		case b.Problem != nil:
 			s.Detail, s.Fix = b.Problem.Message, b.Problem.Fix
-		case b.External:
+		case b.External():
 			s.Detail = fmt.Sprintf("%s%s is declared external: not verified", b.NamespacedName(), port)
 		default:
 			s.Detail = fmt.Sprintf("Service %s%s resolves", b.NamespacedName(), port)
@@ -278,7 +278,7 @@ func backendsSection(rr *analyze.RouteResult) Section {
 		switch {
 		case m.Problem != nil:
 			s.Detail, s.Fix = m.Problem.Message, m.Problem.Fix
-		case m.External:
+		case m.External():
 			s.Detail = fmt.Sprintf("mirror %s%s is declared external: not verified", m.NamespacedName(), portSuffix(m.Ref.Port))
 		default:
 			s.Detail = fmt.Sprintf("requests are mirrored to Service %s%s (responses ignored)", m.NamespacedName(), portSuffix(m.Ref.Port))

@@ -13,8 +13,6 @@ import (
 	"testing"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/fakecluster"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
@@ -85,8 +83,8 @@ func metaOf(obj any) (meta model.Meta, namespace, typ string) {
 	if o := v.FieldByName("Obj"); o.IsValid() {
 		typed = o.Elem()
 	}
-	om := typed.FieldByName("ObjectMeta").Interface().(metav1.ObjectMeta)
-	return v.FieldByName("Meta").Interface().(model.Meta), om.Namespace, typed.Type().Name()
+	ns := typed.FieldByName("ObjectMeta").FieldByName("Namespace").String()
+	return v.FieldByName("Meta").Interface().(model.Meta), ns, typed.Type().Name()
 }
 
 const gatewayJSON = `{"metadata":{"name":"web","namespace":"infra"},"spec":{"gatewayClassName":"c","listeners":[{"name":"http","port":80,"protocol":"HTTP"}]}}`

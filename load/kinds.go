@@ -38,7 +38,7 @@ type codec struct {
 	// decode reads one object into its model object. It also returns what
 	// decodeObject completes: the object's metadata (name checked, namespace
 	// defaulted) and its model.Meta.
-	decode func(in source) (obj any, om metav1.Object, meta *model.Meta, err error)
+	decode func(in source) (obj any, om objectMeta, meta *model.Meta, err error)
 	// add appends an object decode returned to its list in the model.
 	add func(m *model.Model, obj any)
 }
@@ -137,7 +137,7 @@ func typedObject[T any, P interface {
 	metav1.Object
 }](list func(*model.Model) *[]*model.Object[T]) codec {
 	return codec{
-		decode: func(in source) (any, metav1.Object, *model.Meta, error) {
+		decode: func(in source) (any, objectMeta, *model.Meta, error) {
 			o := &model.Object[T]{Obj: new(T)}
 			if err := in.into(o.Obj); err != nil {
 				return nil, nil, nil, err
@@ -156,7 +156,7 @@ func typedObject[T any, P interface {
 func secret() codec {
 	c := typedObject(func(m *model.Model) *[]*model.Secret { return &m.Secrets })
 	decode := c.decode
-	c.decode = func(in source) (any, metav1.Object, *model.Meta, error) {
+	c.decode = func(in source) (any, objectMeta, *model.Meta, error) {
 		obj, om, meta, err := decode(in)
 		if err != nil {
 			return nil, nil, nil, err
@@ -183,7 +183,7 @@ func secret() codec {
 func route[R any](view func(*R) model.Route) codec {
 	pool := sync.Pool{New: func() any { return new(R) }}
 	return codec{
-		decode: func(in source) (any, metav1.Object, *model.Meta, error) {
+		decode: func(in source) (any, objectMeta, *model.Meta, error) {
 			r := pool.Get().(*R)
 			defer func() {
 				var zero R
@@ -234,7 +234,7 @@ func directRoute[R any](view func(*R) model.Route, fits func(*routeJSON) bool, h
 	asR := route(view)
 	pool := sync.Pool{New: func() any { return new(routeJSON) }}
 	return codec{
-		decode: func(in source) (any, metav1.Object, *model.Meta, error) {
+		decode: func(in source) (any, objectMeta, *model.Meta, error) {
 			r := pool.Get().(*routeJSON)
 			defer func() {
 				*r = routeJSON{} // hold nothing of the model in the pool
@@ -247,7 +247,7 @@ func directRoute[R any](view func(*R) model.Route, fits func(*routeJSON) bool, h
 				*r = routeJSON{}
 				return asR.decode(in)
 			}
-			out := &model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Rules: tidy(r.Spec.Rules), Status: r.Status.RouteStatus}
+			out := &model.Route{ObjectMeta: model.RouteMetaOf(&r.ObjectMeta), ParentRefs: r.Spec.ParentRefs, Rules: tidy(r.Spec.Rules), Status: r.Status.RouteStatus}
 			if hostnames {
 				out.Hostnames = nonNil(r.Spec.Hostnames)
 			}
@@ -309,7 +309,7 @@ func tidy(rules []model.RouteRule) []model.RouteRule {
 // routeJSON must agree with (TestDirectRoutesAgreeWithTheirViews).
 
 func httpRoute(r *gwv1.HTTPRoute) model.Route {
-	return model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Hostnames: nonNil(r.Spec.Hostnames), Status: r.Status.RouteStatus,
+	return model.Route{ObjectMeta: model.RouteMetaOf(&r.ObjectMeta), ParentRefs: r.Spec.ParentRefs, Hostnames: nonNil(r.Spec.Hostnames), Status: r.Status.RouteStatus,
 		Rules: rules(r.Spec.Rules, func(rule *gwv1.HTTPRouteRule) model.RouteRule {
 			return model.RouteRule{Name: sectionName(rule.Name), Matches: rule.Matches, Filters: rule.Filters, BackendRefs: rule.BackendRefs,
 				Timeouts: rule.Timeouts, Retry: rule.Retry, SessionPersistence: rule.SessionPersistence}
@@ -317,7 +317,7 @@ func httpRoute(r *gwv1.HTTPRoute) model.Route {
 }
 
 func grpcRoute(r *gwv1.GRPCRoute) model.Route {
-	return model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Hostnames: nonNil(r.Spec.Hostnames), Status: r.Status.RouteStatus,
+	return model.Route{ObjectMeta: model.RouteMetaOf(&r.ObjectMeta), ParentRefs: r.Spec.ParentRefs, Hostnames: nonNil(r.Spec.Hostnames), Status: r.Status.RouteStatus,
 		Rules: rules(r.Spec.Rules, func(rule *gwv1.GRPCRouteRule) model.RouteRule {
 			refs := backends(rule.BackendRefs, func(b *gwv1.GRPCBackendRef) gwv1.HTTPBackendRef {
 				return gwv1.HTTPBackendRef{BackendRef: b.BackendRef, Filters: grpcFilters(b.Filters)}
@@ -328,21 +328,21 @@ func grpcRoute(r *gwv1.GRPCRoute) model.Route {
 }
 
 func tlsRoute(r *gwv1.TLSRoute) model.Route {
-	return model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Hostnames: nonNil(r.Spec.Hostnames), Status: r.Status.RouteStatus,
+	return model.Route{ObjectMeta: model.RouteMetaOf(&r.ObjectMeta), ParentRefs: r.Spec.ParentRefs, Hostnames: nonNil(r.Spec.Hostnames), Status: r.Status.RouteStatus,
 		Rules: rules(r.Spec.Rules, func(rule *gwv1.TLSRouteRule) model.RouteRule {
 			return model.RouteRule{Name: sectionName(rule.Name), BackendRefs: plainBackends(rule.BackendRefs)}
 		})}
 }
 
 func tcpRoute(r *gwv1.TCPRoute) model.Route {
-	return model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Status: r.Status.RouteStatus,
+	return model.Route{ObjectMeta: model.RouteMetaOf(&r.ObjectMeta), ParentRefs: r.Spec.ParentRefs, Status: r.Status.RouteStatus,
 		Rules: rules(r.Spec.Rules, func(rule *gwv1.TCPRouteRule) model.RouteRule {
 			return model.RouteRule{Name: sectionName(rule.Name), BackendRefs: plainBackends(rule.BackendRefs)}
 		})}
 }
 
 func udpRoute(r *gwv1.UDPRoute) model.Route {
-	return model.Route{ObjectMeta: r.ObjectMeta, ParentRefs: r.Spec.ParentRefs, Status: r.Status.RouteStatus,
+	return model.Route{ObjectMeta: model.RouteMetaOf(&r.ObjectMeta), ParentRefs: r.Spec.ParentRefs, Status: r.Status.RouteStatus,
 		Rules: rules(r.Spec.Rules, func(rule *gwv1.UDPRouteRule) model.RouteRule {
 			return model.RouteRule{Name: sectionName(rule.Name), BackendRefs: plainBackends(rule.BackendRefs)}
 		})}

@@ -9,7 +9,7 @@ import (
 // mesh reads a GEP-3792 Mesh or XMesh. Its fields are provisional: only its
 // metadata is typed, and the engine reads the rest from Meta.Raw.
 var mesh = codec{
-	decode: func(in source) (any, metav1.Object, *model.Meta, error) {
+	decode: func(in source) (any, objectMeta, *model.Meta, error) {
 		var obj struct {
 			Metadata metav1.ObjectMeta `json:"metadata"`
 		}

@@ -6,14 +6,21 @@ import (
 	"strings"
 
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
+
+// objectMeta is what the loader reads and sets of a decoded object's
+// metadata: a *metav1.ObjectMeta, or a route's *model.RouteMeta.
+type objectMeta interface {
+	GetName() string
+	GetNamespace() string
+	SetNamespace(namespace string)
+}
 
 // identify checks an object's name and namespace as the API server would and
 // sets its namespace: a namespaced object that names none is in
 // defaultNamespace (the kubeconfig's, or -n), and a cluster-scoped object has
 // none. A problem comes with the field it is about.
-func identify(om metav1.Object, k *kind, defaultNamespace string) (fieldPath, error) {
+func identify(om objectMeta, k *kind, defaultNamespace string) (fieldPath, error) {
 	name := om.GetName()
 	if name == "" {
 		return field("metadata"), fmt.Errorf("%s has no metadata.name: name it", k.name)

@@ -23,7 +23,8 @@ import (
 // walk's garbage are freed whole by the next collection.
 func regroupMetadata(m *model.Model) {
 	for _, r := range m.Routes {
-		regroupMaps(&r.ObjectMeta)
+		r.ObjectMeta.Labels = maps.Clone(r.ObjectMeta.Labels)
+		r.ObjectMeta.Annotations = maps.Clone(r.ObjectMeta.Annotations)
 	}
 	for _, o := range m.Meshes {
 		regroupMaps(&o.ObjectMeta)

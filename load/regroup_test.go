@@ -4,17 +4,18 @@ import (
 	"reflect"
 	"testing"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
 
 // objectMetas returns the ObjectMeta of every object of m, found by
 // reflection over the model's lists so that a kind added to the model is
 // covered without this test knowing it.
-func objectMetas(t *testing.T, m *model.Model) []*metav1.ObjectMeta {
+func objectMetas(t *testing.T, m *model.Model) []metaMaps {
 	t.Helper()
-	var metas []*metav1.ObjectMeta
+	var metas []metaMaps
+	of := func(om reflect.Value) metaMaps {
+		return metaMaps{om.FieldByName("Labels").Addr().Interface().(*map[string]string), om.FieldByName("Annotations").Addr().Interface().(*map[string]string)}
+	}
 	v := reflect.ValueOf(m).Elem()
 	for i := range v.NumField() {
 		f := v.Field(i)
@@ -24,11 +25,11 @@ func objectMetas(t *testing.T, m *model.Model) []*metav1.ObjectMeta {
 		for j := range f.Len() {
 			o := f.Index(j).Elem()
 			if om := o.FieldByName("ObjectMeta"); om.IsValid() {
-				metas = append(metas, om.Addr().Interface().(*metav1.ObjectMeta))
+				metas = append(metas, of(om))
 				continue
 			}
 			if obj := o.FieldByName("Obj"); obj.IsValid() {
-				metas = append(metas, obj.Elem().FieldByName("ObjectMeta").Addr().Interface().(*metav1.ObjectMeta))
+				metas = append(metas, of(obj.Elem().FieldByName("ObjectMeta")))
 				continue
 			}
 			t.Fatalf("%s: an object without ObjectMeta", v.Type().Field(i).Name)
@@ -36,6 +37,10 @@ func objectMetas(t *testing.T, m *model.Model) []*metav1.ObjectMeta {
 	}
 	return metas
 }
+
+// metaMaps are an object's labels and annotations, in its metav1.ObjectMeta
+// (a route's model.RouteMeta).
+type metaMaps struct{ Labels, Annotations *map[string]string }
 
 // TestRegroupMetadata: every kind of the model gets new labels and
 // annotations maps with the same entries; nil stays nil and empty stays
@@ -68,18 +73,19 @@ func TestRegroupMetadata(t *testing.T) {
 	for i, om := range metas {
 		switch i % 3 {
 		case 0:
-			om.Labels = map[string]string{"app": "a", "tier": "edge"}
-			om.Annotations = map[string]string{"note": "n"}
+			*om.Labels = map[string]string{"app": "a", "tier": "edge"}
+			*om.Annotations = map[string]string{"note": "n"}
 		case 2:
-			om.Labels, om.Annotations = map[string]string{}, map[string]string{}
+			*om.Labels, *om.Annotations = map[string]string{}, map[string]string{}
 		}
-		was[i] = before{om.Labels, om.Annotations}
+		was[i] = before{*om.Labels, *om.Annotations}
 	}
 	regroupMetadata(m)
 	same := func(a, b map[string]string) bool {
 		return a != nil && b != nil && reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 	}
-	for i, om := range metas {
+	for i, m := range metas {
+		om := struct{ Labels, Annotations map[string]string }{*m.Labels, *m.Annotations}
 		w := was[i]
 		if !reflect.DeepEqual(om.Labels, w.labels) || !reflect.DeepEqual(om.Annotations, w.annotations) || (om.Labels == nil) != (w.labels == nil) || (om.Annotations == nil) != (w.annotations == nil) {
 			t.Errorf("object %d: labels %v annotations %v, want %v %v", i, om.Labels, om.Annotations, w.labels, w.annotations)

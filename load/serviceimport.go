@@ -9,7 +9,7 @@ import (
 // serviceImport reads a ServiceImport's identity: a backendRef to one needs
 // only to know that it exists.
 var serviceImport = codec{
-	decode: func(in source) (any, metav1.Object, *model.Meta, error) {
+	decode: func(in source) (any, objectMeta, *model.Meta, error) {
 		var obj struct {
 			Metadata metav1.ObjectMeta `json:"metadata"`
 		}

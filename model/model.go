@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
 
@@ -119,8 +120,15 @@ func (r Ref) NamespacedName() NamespacedName {
 }
 
 // NameOf is an object's namespace and name.
-func NameOf(o metav1.Object) NamespacedName {
+func NameOf(o Named) NamespacedName {
 	return NamespacedName{Namespace: o.GetNamespace(), Name: o.GetName()}
+}
+
+// Named is an object's metadata as NameOf reads it: a metav1.Object or a
+// route's *RouteMeta.
+type Named interface {
+	GetName() string
+	GetNamespace() string
 }
 
 // NamespacedName is the namespace/name key every index uses.
@@ -177,6 +185,43 @@ type ServiceImport struct {
 	ObjectMeta metav1.ObjectMeta
 }
 
+// RouteMeta is the part of a route's metadata the tool reads: its identity,
+// generation, creation time, labels and annotations. A large model has a
+// Route per route, and a full metav1.ObjectMeta was 232 of its 448 bytes; the
+// fields kept have ObjectMeta's names, so r.ObjectMeta.Name reads as before.
+// Output that prints the route as written starts from Meta.Raw.
+type RouteMeta struct {
+	Name              string
+	Namespace         string
+	UID               types.UID
+	ResourceVersion   string
+	Generation        int64
+	CreationTimestamp metav1.Time
+	Labels            map[string]string
+	Annotations       map[string]string
+}
+
+// RouteMetaOf is the part of m a Route keeps.
+func RouteMetaOf(m *metav1.ObjectMeta) RouteMeta {
+	return RouteMeta{
+		Name: m.Name, Namespace: m.Namespace, UID: m.UID, ResourceVersion: m.ResourceVersion,
+		Generation: m.Generation, CreationTimestamp: m.CreationTimestamp,
+		Labels: m.Labels, Annotations: m.Annotations,
+	}
+}
+
+// GetName, GetNamespace, GetGeneration, GetLabels and GetAnnotations are
+// metav1.ObjectMeta's accessors.
+func (m *RouteMeta) GetName() string                   { return m.Name }
+func (m *RouteMeta) GetNamespace() string              { return m.Namespace }
+func (m *RouteMeta) GetGeneration() int64              { return m.Generation }
+func (m *RouteMeta) GetLabels() map[string]string      { return m.Labels }
+func (m *RouteMeta) GetAnnotations() map[string]string { return m.Annotations }
+
+// SetNamespace sets the namespace, as metav1.ObjectMeta's does (the loader
+// defaults it).
+func (m *RouteMeta) SetNamespace(namespace string) { m.Namespace = namespace }
+
 // Route kinds the engine analyzes.
 const (
 	KindHTTPRoute = "HTTPRoute"
@@ -192,7 +237,7 @@ const (
 // still reach it.
 type Route struct {
 	Meta
-	ObjectMeta metav1.ObjectMeta
+	ObjectMeta RouteMeta
 	ParentRefs []gwv1.ParentReference
 	// Hostnames is nil for kinds without hostnames (TCPRoute, UDPRoute).
 	Hostnames []gwv1.Hostname

@@ -366,7 +366,7 @@ func newRouteParts(r *analyze.RouteResult) routeParts {
 				port = ":" + strconv.Itoa(int(*be.Ref.Port))
 			}
 			title := titled(kind, be.Namespace, string(be.Ref.Name), port)
-			bp := backendPart{title: title, bad: be.Service == nil && !be.External && be.Problem != nil}
+			bp := backendPart{title: title, bad: be.Service == nil && !be.External() && be.Problem != nil}
 			if be.Problem != nil {
 				bp.label, bp.rejected = be.Problem.Type+"="+string(be.Problem.Status)+": "+be.Problem.Reason, true
 			}
@@ -431,7 +431,7 @@ func titled(kind, namespace, name, suffix string) string {
 func backendLines(be *analyze.BackendResult, title string) []string {
 	lines := []string{title}
 	switch {
-	case be.External:
+	case be.External():
 		lines = append(lines, "(external, not verified)")
 	case be.Service == nil && be.Problem != nil:
 		lines = append(lines, "(unresolved)")

@@ -175,7 +175,7 @@ func oracleNewGraph(res *analyze.Result) Graph {
 			title := kind + " " + be.NamespacedName().String() + port
 			lines := []string{title}
 			switch {
-			case be.External:
+			case be.External():
 				lines = append(lines, "(external, not verified)")
 			case be.Service == nil && be.Problem != nil:
 				lines = append(lines, "(unresolved)")
@@ -184,7 +184,7 @@ func oracleNewGraph(res *analyze.Result) Graph {
 				o := p.Policy.Obj
 				lines = append(lines, "BackendTLSPolicy "+o.Namespace+"/"+o.Name, "TLS hostname "+string(o.Spec.Validation.Hostname))
 			}
-			bid := b.node("Backend/"+title, "b", NodeBackend, be.Service == nil && !be.External && be.Problem != nil, lines...)
+			bid := b.node("Backend/"+title, "b", NodeBackend, be.Service == nil && !be.External() && be.Problem != nil, lines...)
 			e := GraphEdge{From: rid, To: bid}
 			if be.Problem != nil {
 				e.Label, e.Rejected = be.Problem.Type+"="+string(be.Problem.Status)+": "+be.Problem.Reason, true

@@ -26,7 +26,7 @@ func TestRouteIndexAgreesWithScan(t *testing.T) {
 	for round := range 500 {
 		routes := make([]*Route, 1+rng.IntN(3*indexFrom))
 		for i := range routes {
-			rr := &analyze.RouteResult{Route: &model.Route{ObjectMeta: metav1.ObjectMeta{
+			rr := &analyze.RouteResult{Route: &model.Route{ObjectMeta: model.RouteMeta{
 				Namespace: fmt.Sprintf("ns%d", rng.IntN(3)), Name: fmt.Sprintf("r%d", rng.IntN(4)),
 				CreationTimestamp: metav1.NewTime(time.Unix(int64(rng.IntN(3)), 0))}}}
 			if i > 0 && rng.IntN(5) == 0 {

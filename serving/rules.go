@@ -144,7 +144,7 @@ func rulesOf(r *Route) []*Rule {
 		out[i] = rule
 	}
 	for _, b := range rr.Backends {
-		if b.Rule >= 0 && b.Rule < len(out) {
+		if b.Rule >= 0 && int(b.Rule) < len(out) {
 			out[b.Rule].Backends = append(out[b.Rule].Backends, backend(b))
 		}
 	}

@@ -274,7 +274,7 @@ func listener(p *Port, l *analyze.ListenerResult) {
 // backend reads a backendRef with the API's defaults: kind Service, weight 1.
 func backend(br *analyze.BackendResult) Backend {
 	be := Backend{Result: br, Name: model.NamespacedName{Namespace: br.Namespace, Name: string(br.Ref.Name)},
-		Weight: 1, Rule: br.Rule, Resolved: br.Problem == nil, Policy: br.Policy}
+		Weight: 1, Rule: int(br.Rule), Resolved: br.Problem == nil, Policy: br.Policy}
 	if k := br.Ref.Kind; k != nil && *k != "Service" {
 		be.Kind = string(*k)
 	}

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/kubectl-gwtls/kubectl-gwtls/admit"
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/typedjson"
 )
 
@@ -14,7 +15,8 @@ import (
 // every golden input, with admission and without (the CRD defaults are
 // applied to the decoded objects then), and no shared value may have changed
 // after them; typedjson's TestWatchSharedSeesWrites shows the check sees a
-// write.
+// write. The CRD defaults' scalar pointees, shared by every object defaulted,
+// must be as they decoded too.
 func TestNothingWritesThroughSharedValues(t *testing.T) {
 	t.Chdir("../..")
 	inputs, err := filepath.Glob("testdata/golden/*.yaml")
@@ -41,6 +43,11 @@ func TestNothingWritesThroughSharedValues(t *testing.T) {
 	}
 	shared, err := check()
 	if err != nil {
+		t.Errorf("after %d runs: %v", runs, err)
+	}
+	// The CRD defaults' scalar pointees are shared by every object defaulted
+	// (admit's clone): the cached defaults must be as they decoded.
+	if err := admit.TypedDefaultsUnchanged(); err != nil {
 		t.Errorf("after %d runs: %v", runs, err)
 	}
 	if shared < 100 {
