@@ -58,6 +58,8 @@ type fastRule struct {
 
 // compileFastRules compiles, for the rules of a schema node whose CEL type is
 // declType, what fastRule needs; a nil entry is a rule it does not evaluate.
+// It type-checks each rule again; compileNodeRules, which has checked them
+// already, calls fastRuleOf with its checked expressions.
 func compileFastRules(rules []cel.CompilationResult, texts []string, declType *apiservercel.DeclType, self common.Schema) []*fastRule {
 	out := make([]*fastRule, len(rules))
 	if declType == nil {
@@ -72,18 +74,27 @@ func compileFastRules(rules []cel.CompilationResult, texts []string, declType *a
 			continue
 		}
 		checked, iss := env.Compile(texts[i])
-		if iss.Err() != nil || checked.OutputType() != celgo.BoolType {
+		if iss.Err() != nil {
 			continue
 		}
-		native := checked.NativeRep()
-		c := &celCompiler{checked: native, scope: []string{cel.ScopedVarName}, schemas: []common.Schema{self}, schemaOf: map[int64]common.Schema{}}
-		eval, ok := c.compile(native.Expr())
-		if !ok || c.slots > maxCELSlots {
-			continue
-		}
-		out[i] = &fastRule{eval: eval, slots: c.slots, pairs: pairRuleOf(texts[i], self)}
+		out[i] = fastRuleOf(checked, texts[i], self)
 	}
 	return out
+}
+
+// fastRuleOf compiles the fastRule of the rule text, checked (type-checked in
+// ruleEnv of the node's type), nil when it does not evaluate it.
+func fastRuleOf(checked *celgo.Ast, text string, self common.Schema) *fastRule {
+	if checked.OutputType() != celgo.BoolType {
+		return nil
+	}
+	native := checked.NativeRep()
+	c := &celCompiler{checked: native, scope: []string{cel.ScopedVarName}, schemas: []common.Schema{self}, schemaOf: map[int64]common.Schema{}}
+	eval, ok := c.compile(native.Expr())
+	if !ok || c.slots > maxCELSlots {
+		return nil
+	}
+	return &fastRule{eval: eval, slots: c.slots, pairs: pairRuleOf(text, self)}
 }
 
 // ruleEnv is the environment the API server compiles a rule of a node of type

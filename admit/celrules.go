@@ -1,7 +1,11 @@
 package admit
 
 import (
+	"strings"
 	"sync"
+
+	celgo "github.com/google/cel-go/cel"
+	"github.com/google/cel-go/checker"
 
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
@@ -9,6 +13,7 @@ import (
 	apiservercel "k8s.io/apiserver/pkg/cel"
 	"k8s.io/apiserver/pkg/cel/common"
 	"k8s.io/apiserver/pkg/cel/environment"
+	"k8s.io/apiserver/pkg/cel/library"
 )
 
 // nodeRules are the x-kubernetes-validations rules of one schema node,
@@ -49,8 +54,139 @@ func newNodeRules(s *schema.Structural, declType *apiservercel.DeclType) *nodeRu
 }
 
 // compileNodeRules compiles the rules of s as cel.NewValidator does, and their
-// fastRules.
+// fastRules, type-checking each rule once: cel.Compile's steps (compileRule:
+// the rule checked in the rule environment of the node's type, its output
+// type, whether it reads oldSelf, its program with the same cost limit,
+// tracker and interrupt frequency, its estimated cost), taking the checked
+// expression the fastRule compiles from too. cel.Compile checked each rule
+// for the validator and compileFastRules then checked it again, and checking
+// was most of what compiling cost (docs/performance.md, "Each CEL rule
+// compiled once"). What it leaves out the shortcut never reads: message
+// expressions, which only word a refusal, and the limits the API server
+// checks when a CRD is written. A node with a rule whose oldSelf is optional
+// is compiled by cel.Compile, whose environment for it declares oldSelf
+// otherwise. TestRulesCompileAsTheAPIServerCompiles holds it to cel.Compile.
 func compileNodeRules(s *schema.Structural, declType *apiservercel.DeclType) *compiledRules {
+	if declType == nil {
+		return &compiledRules{} // cel.Compile fails: the validator reports it
+	}
+	for _, r := range s.XValidations {
+		if r.OptionalOldSelf != nil && *r.OptionalOldSelf {
+			return compileNodeRulesByAPIServer(s, declType)
+		}
+	}
+	env, err := ruleEnv(declType)
+	if err != nil {
+		return &compiledRules{}
+	}
+	estimator := &library.CostEstimator{SizeEstimator: &sizeEstimator{root: declType}}
+	c := &compiledRules{proves: true}
+	var checked []*celgo.Ast
+	for _, rule := range s.XValidations {
+		r, ast, ok := compileRule(env, estimator, rule.Rule)
+		switch {
+		case !ok:
+			return &compiledRules{} // the validator reports it
+		case r.UsesOldSelf:
+			continue // a transition rule: the validator skips it on create
+		}
+		c.rules = append(c.rules, r)
+		c.texts = append(c.texts, rule.Rule)
+		checked = append(checked, ast)
+	}
+	if len(c.rules) > 0 {
+		c.adaptor = newProverAdaptor(s)
+		c.fast = make([]*fastRule, len(c.rules))
+		for i, ast := range checked {
+			if ast != nil {
+				c.fast[i] = fastRuleOf(ast, c.texts[i], c.adaptor)
+			}
+		}
+	}
+	return c
+}
+
+// compileRule is cel.Compile's compileRule for a rule with no message
+// expression, in env (ruleEnv of the node's type): the rule's compilation,
+// its checked expression (nil for an empty rule, which has no program), and
+// false where cel.Compile's result has an Error.
+func compileRule(env *celgo.Env, estimator *library.CostEstimator, text string) (cel.CompilationResult, *celgo.Ast, bool) {
+	var r cel.CompilationResult
+	if len(strings.TrimSpace(text)) == 0 {
+		return r, nil, true
+	}
+	ast, issues := env.Compile(text)
+	if issues != nil || ast.OutputType() != celgo.BoolType {
+		return r, nil, false
+	}
+	checkedExpr, err := celgo.AstToCheckedExpr(ast)
+	if err != nil {
+		return r, nil, false
+	}
+	for _, ref := range checkedExpr.ReferenceMap {
+		if ref.Name == cel.OldScopedVarName {
+			r.UsesOldSelf = true
+			break
+		}
+	}
+	prog, err := env.Program(ast,
+		celgo.CostLimit(celconfig.PerCallLimit),
+		celgo.CostTracking(estimator),
+		celgo.InterruptCheckFrequency(celconfig.CheckFrequency),
+	)
+	if err != nil {
+		return r, nil, false
+	}
+	est, err := env.EstimateCost(ast, estimator)
+	if err != nil {
+		return r, nil, false
+	}
+	r.Program, r.MaxCost = prog, est.Max
+	return r, ast, true
+}
+
+// sizeEstimator is cel.Compile's (its newCostEstimator's): the largest size
+// of a value under self is its type's MaxElements.
+type sizeEstimator struct {
+	root *apiservercel.DeclType
+}
+
+func (c *sizeEstimator) EstimateSize(element checker.AstNode) *checker.SizeEstimate {
+	if len(element.Path()) == 0 {
+		return nil
+	}
+	currentNode := c.root
+	// The path starts at self.
+	for _, name := range element.Path()[1:] {
+		switch name {
+		case "@items", "@values":
+			if currentNode.ElemType == nil {
+				return nil
+			}
+			currentNode = currentNode.ElemType
+		case "@keys":
+			if currentNode.KeyType == nil {
+				return nil
+			}
+			currentNode = currentNode.KeyType
+		default:
+			field, ok := currentNode.Fields[name]
+			if !ok || field.Type == nil {
+				return nil
+			}
+			currentNode = field.Type
+		}
+	}
+	return &checker.SizeEstimate{Min: 0, Max: uint64(currentNode.MaxElements)}
+}
+
+func (c *sizeEstimator) EstimateCallCost(function, overloadID string, target *checker.AstNode, args []checker.AstNode) *checker.CallEstimate {
+	return nil
+}
+
+// compileNodeRulesByAPIServer compiles the rules of s with cel.Compile, and
+// their fastRules.
+func compileNodeRulesByAPIServer(s *schema.Structural, declType *apiservercel.DeclType) *compiledRules {
 	rules, err := cel.Compile(s, declType, celconfig.PerCallLimit, environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion()), cel.StoredExpressionsEnvLoader())
 	if err != nil {
 		return &compiledRules{}
