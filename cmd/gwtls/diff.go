@@ -294,8 +294,11 @@ func (o *DiffOptions) results(ctx context.Context) (base, head *diffSide, err er
 		return err
 	}
 	if shared != nil {
-		// The head is loaded even when the base fails, as it is when both
-		// load at once: what it warns of is said all the same.
+		// The collector is set for the head's files before either side
+		// loads, as InputOptions.Load sets it when both load at once. The
+		// head is loaded even when the base fails, as it is then: what it
+		// warns of is said all the same.
+		o.Input.limitMemoryToInput()
 		berr := loadBase()
 		herr := loadHead()
 		shared = nil // its documents are garbage once both are loaded
@@ -361,10 +364,10 @@ func concurrently(f, g func() error) error {
 }
 
 // loadHeadFiles reads the head's files as InputOptions.Load does, sharing
-// the documents the base holds too.
+// the documents the base holds too; the caller has set the collector's limit
+// (limitMemoryToInput).
 func (o *DiffOptions) loadHeadFiles(shared *load.Shared) (*model.Model, error) {
 	in := o.Input
-	in.limitMemoryToInput()
 	m, err := load.Files(load.FileOptions{Filenames: in.filenames, Recursive: in.recursive, Kustomize: in.kustomize, DefaultNamespace: in.namespace, Stdin: o.In,
 		MaxInputBytes: in.maxInputBytes, Admission: in.admission, WithoutRaw: !in.printsObjects, Shared: shared})
 	if err != nil {
