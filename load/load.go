@@ -32,6 +32,10 @@ type FileOptions struct {
 	// for a command that does not print objects as written (render status
 	// does). The text is most of what a route costs to keep.
 	WithoutRaw bool
+	// Shared, when set, decodes each document whose text a load of the same
+	// Shared decoded before into the objects of that decoding, at this
+	// load's file and lines (a diff's two sides).
+	Shared *Shared
 }
 
 // input is one stream of YAML and the name it is reported under. Its text
@@ -66,7 +70,11 @@ func Files(opts FileOptions) (*model.Model, error) {
 		return nil, err
 	}
 	budget := newInputBudget(opts.MaxInputBytes)
-	p := newDecodePipeline(opts.DefaultNamespace, adm, !opts.WithoutRaw)
+	if opts.Shared != nil {
+		opts.Shared.busy.Lock()
+		defer opts.Shared.busy.Unlock()
+	}
+	p := newDecodePipeline(opts.DefaultNamespace, adm, !opts.WithoutRaw, opts.Shared)
 	go readInputs(files, opts, budget, p)
 	return p.model()
 }

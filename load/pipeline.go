@@ -2,6 +2,7 @@ package load
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"hash/maphash"
 	"runtime"
 	"sync"
@@ -75,7 +76,10 @@ type decodePipeline struct {
 	defaultNamespace string
 	adm              *admission
 	keepRaw          bool
-	workers          sync.WaitGroup
+	// share, when set, holds the documents other loads decoded
+	// (FileOptions.Shared).
+	share   *Shared
+	workers sync.WaitGroup
 }
 
 // claimBatch is how many documents a worker takes at once: enough that the
@@ -83,9 +87,12 @@ type decodePipeline struct {
 // chunk's documents are shared between the cores to the end.
 const claimBatch = 8
 
-func newDecodePipeline(defaultNamespace string, adm *admission, keepRaw bool) *decodePipeline {
+func newDecodePipeline(defaultNamespace string, adm *admission, keepRaw bool, share *Shared) *decodePipeline {
 	workers := runtime.GOMAXPROCS(0)
 	p := &decodePipeline{defaultNamespace: defaultNamespace, adm: adm, keepRaw: keepRaw, readAhead: workers + 2}
+	if share != nil && share.join(p) {
+		p.share = share
+	}
 	p.wake.L = &p.mu
 	for range workers {
 		p.workers.Go(p.work)
@@ -183,9 +190,21 @@ func (p *decodePipeline) claim() (c *loadChunk, lo, hi int) {
 // decode decodes the i-th document of c into c.results[i].
 func (p *decodePipeline) decode(c *loadChunk, i int, scratch *[]byte) {
 	d := &c.docs[i]
-	r := decodeDocument(d.src, d.bodyLine, d.body, p.defaultNamespace, p.adm, scratch)
-	if !p.keepRaw {
-		r.dropRaw()
+	var r decoded
+	var key [sha256.Size]byte
+	shared := false
+	if p.share != nil {
+		key = sha256.Sum256(d.body)
+		r, shared = p.share.lookup(key, d)
+	}
+	if !shared {
+		r = decodeDocument(d.src, d.bodyLine, d.body, p.defaultNamespace, p.adm, scratch)
+		if !p.keepRaw {
+			r.dropRaw()
+		}
+		if p.share != nil {
+			p.share.keep(key, d, r)
+		}
 	}
 	c.results[i] = r
 	if !r.list && d.reread {

@@ -270,19 +270,45 @@ func (o *DiffOptions) results(ctx context.Context) (base, head *diffSide, err er
 	if o.Input.kustomize != "" {
 		head.input.Paths = append(head.input.Paths, o.Input.kustomize)
 	}
+	// Two sets of files share what both hold: a document of the head whose
+	// text is one of the base's is decoded once (load.Shared), so the head
+	// loads after the base, each on every core.
+	var shared *load.Shared
+	if len(o.Base) > 0 && o.BaseRef == "" {
+		shared = load.NewShared()
+	}
 	loadHead := func() (err error) {
 		start := time.Now()
-		hm, err = o.Input.Load(ctx, o.IOStreams)
+		if shared != nil {
+			hm, err = o.loadHeadFiles(shared)
+		} else {
+			hm, err = o.Input.Load(ctx, o.IOStreams)
+		}
 		head.load = time.Since(start)
 		return err
 	}
 	loadBase := func() (err error) {
 		start := time.Now()
-		bm, base.input, err = o.loadBase(ctx)
+		bm, base.input, err = o.loadBase(ctx, shared)
 		base.load = time.Since(start)
 		return err
 	}
-	if err := concurrently(loadBase, loadHead); err != nil {
+	if shared != nil {
+		// The collector is set for the head's files before either side
+		// loads, as InputOptions.Load sets it when both load at once. The
+		// head is loaded even when the base fails, as it is then: what it
+		// warns of is said all the same.
+		o.Input.limitMemoryToInput()
+		berr := loadBase()
+		herr := loadHead()
+		shared = nil // its documents are garbage once both are loaded
+		if berr != nil {
+			return nil, nil, berr
+		}
+		if herr != nil {
+			return nil, nil, herr
+		}
+	} else if err := concurrently(loadBase, loadHead); err != nil {
 		return nil, nil, err
 	}
 	// Each side says which CRDs its objects were held to; with the cluster as
@@ -337,8 +363,25 @@ func concurrently(f, g func() error) error {
 	return gerr
 }
 
-// loadBase reads --base, --base-ref, or else the cluster.
-func (o *DiffOptions) loadBase(ctx context.Context) (*model.Model, render.DiffInput, error) {
+// loadHeadFiles reads the head's files as InputOptions.Load does, sharing
+// the documents the base holds too; the caller has set the collector's limit
+// (limitMemoryToInput).
+func (o *DiffOptions) loadHeadFiles(shared *load.Shared) (*model.Model, error) {
+	in := o.Input
+	m, err := load.Files(load.FileOptions{Filenames: in.filenames, Recursive: in.recursive, Kustomize: in.kustomize, DefaultNamespace: in.namespace, Stdin: o.In,
+		MaxInputBytes: in.maxInputBytes, Admission: in.admission, WithoutRaw: !in.printsObjects, Shared: shared})
+	if err != nil {
+		return nil, loadError{err}
+	}
+	if err := in.requireSomething(m, o.IOStreams); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// loadBase reads --base, --base-ref, or else the cluster; shared, when set,
+// is what the --base files share with the head's.
+func (o *DiffOptions) loadBase(ctx context.Context, shared *load.Shared) (*model.Model, render.DiffInput, error) {
 	switch {
 	case o.BaseRef != "":
 		m, rev, err := gitrev.Load(ctx, gitrev.Options{Ref: o.BaseRef, Paths: o.Input.filenames, Recursive: o.Input.recursive,
@@ -351,7 +394,7 @@ func (o *DiffOptions) loadBase(ctx context.Context) (*model.Model, render.DiffIn
 		// A base may hold nothing (the files are new), so it is not required
 		// to hold a Gateway API object as the head is.
 		m, err := load.Files(load.FileOptions{Filenames: o.Base, Recursive: o.Input.recursive, DefaultNamespace: o.Input.namespace, Stdin: o.In,
-			MaxInputBytes: o.Input.maxInputBytes, Admission: o.Input.admission, WithoutRaw: !o.Input.printsObjects})
+			MaxInputBytes: o.Input.maxInputBytes, Admission: o.Input.admission, WithoutRaw: !o.Input.printsObjects, Shared: shared})
 		if err != nil {
 			return nil, render.DiffInput{}, loadError{fmt.Errorf("--base: %w", err)}
 		}
