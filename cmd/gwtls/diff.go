@@ -280,7 +280,7 @@ func (o *DiffOptions) results(ctx context.Context) (base, head *diffSide, err er
 	loadHead := func() (err error) {
 		start := time.Now()
 		if shared != nil {
-			hm, err = o.loadHeadFiles(shared)
+			hm, err = o.Input.loadFiles(o.IOStreams, shared)
 		} else {
 			hm, err = o.Input.Load(ctx, o.IOStreams)
 		}
@@ -361,22 +361,6 @@ func concurrently(f, g func() error) error {
 		return ferr
 	}
 	return gerr
-}
-
-// loadHeadFiles reads the head's files as InputOptions.Load does, sharing
-// the documents the base holds too; the caller has set the collector's limit
-// (limitMemoryToInput).
-func (o *DiffOptions) loadHeadFiles(shared *load.Shared) (*model.Model, error) {
-	in := o.Input
-	m, err := load.Files(load.FileOptions{Filenames: in.filenames, Recursive: in.recursive, Kustomize: in.kustomize, DefaultNamespace: in.namespace, Stdin: o.In,
-		MaxInputBytes: in.maxInputBytes, Admission: in.admission, WithoutRaw: !in.printsObjects, Shared: shared})
-	if err != nil {
-		return nil, loadError{err}
-	}
-	if err := in.requireSomething(m, o.IOStreams); err != nil {
-		return nil, err
-	}
-	return m, nil
 }
 
 // loadBase reads --base, --base-ref, or else the cluster; shared, when set,

@@ -294,18 +294,26 @@ func (o *InputOptions) Validate() error {
 
 func (o *InputOptions) fromFiles() bool { return len(o.filenames) > 0 || o.kustomize != "" }
 
+// loadFiles reads the model from -f and -k; shared, when set, holds the
+// documents another load of the same options decoded (diff's base). The
+// caller sets the collector's limit (limitMemoryToInput).
+func (o *InputOptions) loadFiles(streams genericiooptions.IOStreams, shared *load.Shared) (*model.Model, error) {
+	m, err := load.Files(load.FileOptions{Filenames: o.filenames, Recursive: o.recursive, Kustomize: o.kustomize, DefaultNamespace: o.namespace, Stdin: streams.In,
+		MaxInputBytes: o.maxInputBytes, Admission: o.admission, WithoutRaw: !o.printsObjects, Shared: shared})
+	if err != nil {
+		return nil, loadError{err}
+	}
+	if err := o.requireSomething(m, streams); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
 // Load reads the model from files or the cluster.
 func (o *InputOptions) Load(ctx context.Context, streams genericiooptions.IOStreams) (*model.Model, error) {
 	if o.fromFiles() {
 		o.limitMemoryToInput()
-		m, err := load.Files(load.FileOptions{Filenames: o.filenames, Recursive: o.recursive, Kustomize: o.kustomize, DefaultNamespace: o.namespace, Stdin: streams.In, MaxInputBytes: o.maxInputBytes, Admission: o.admission, WithoutRaw: !o.printsObjects})
-		if err != nil {
-			return nil, loadError{err}
-		}
-		if err := o.requireSomething(m, streams); err != nil {
-			return nil, err
-		}
-		return m, nil
+		return o.loadFiles(streams, nil)
 	}
 	ns := o.namespace
 	if o.AllNamespaces {
