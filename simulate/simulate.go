@@ -35,7 +35,9 @@ const (
 	Refused = "refused"
 )
 
-// Outcome is what happens to one request.
+// Outcome is what happens to one request. Outcomes of one simulation share
+// the values their pointers and slices reach (a certificate, a route's
+// backends, references): read them, never edit them.
 type Outcome struct {
 	Outcome  string  `json:"outcome"`
 	Request  Request `json:"request"`
