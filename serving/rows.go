@@ -4,6 +4,7 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/cores"
 )
 
 // Row is one hostname a port serves, and what a client that asks for it
@@ -63,7 +64,7 @@ func (t *Table) decideRows() {
 		for _, g := range t.Gateways {
 			ports = append(ports, g.Ports...)
 		}
-		onCores(len(ports), portsPerPart, func() func(lo, hi int) {
+		cores.Parts(len(ports), portsPerPart, func() func(lo, hi int) {
 			var names portNames
 			return func(lo, hi int) {
 				for _, p := range ports[lo:hi] {

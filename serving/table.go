@@ -26,6 +26,7 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/cores"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
 
@@ -194,7 +195,7 @@ func Fingerprint(c *x509.Certificate) string {
 // Gateways are indexed on every core: each Gateway's serving is its own.
 func Build(res *analyze.Result) *Table {
 	t := &Table{Gateways: make([]*Gateway, len(res.Gateways)), byName: make(map[model.NamespacedName]*Gateway, len(res.Gateways))}
-	onCores(len(res.Gateways), gatewaysPerPart, func() func(lo, hi int) {
+	cores.Parts(len(res.Gateways), gatewaysPerPart, func() func(lo, hi int) {
 		return func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				t.Gateways[i] = gateway(t, res.Gateways[i])

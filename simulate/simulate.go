@@ -13,6 +13,7 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/cores"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 	"github.com/kubectl-gwtls/kubectl-gwtls/serving"
 )
@@ -354,7 +355,7 @@ func outcomes(rows []*serving.Row) []Outcome {
 		return nil
 	}
 	out := make([]Outcome, len(rows))
-	onCores(len(rows), rowsPerPart, func() func(lo, hi int) {
+	cores.Parts(len(rows), rowsPerPart, func() func(lo, hi int) {
 		rm := &room{}
 		var g *serving.Gateway
 		var name string

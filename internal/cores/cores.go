@@ -1,4 +1,5 @@
-package simulate
+// Package cores runs work on every core in parts that goroutines take in turn.
+package cores
 
 import (
 	"runtime"
@@ -6,7 +7,7 @@ import (
 	"sync/atomic"
 )
 
-// onCores calls a worker's function on consecutive parts of [0, n) of at
+// Parts calls a worker's function on consecutive parts of [0, n) of at
 // most part items each, on every core (at most 8) once n is more than a part:
 // each goroutine makes its function once (worker), so it can keep room of its
 // own, and takes the next part not yet taken until none is left. Parts are
@@ -14,7 +15,7 @@ import (
 // one part at most. The function must only write what its items own: results
 // go where each item's index says, and come out in order whatever the number
 // of cores.
-func onCores(n, part int, worker func() func(lo, hi int)) {
+func Parts(n, part int, worker func() func(lo, hi int)) {
 	workers := min(runtime.GOMAXPROCS(0), 8, (n+part-1)/part)
 	if workers < 2 {
 		if n > 0 {

@@ -1,4 +1,4 @@
-package serving
+package cores
 
 import (
 	"runtime"
@@ -6,10 +6,10 @@ import (
 	"testing"
 )
 
-// TestOnCoresEveryItemOnce: every item of [0, n) is in exactly one part, of
+// TestPartsEveryItemOnce: every item of [0, n) is in exactly one part, of
 // at most part items, whatever n, part and the number of cores; each
 // goroutine makes its function once.
-func TestOnCoresEveryItemOnce(t *testing.T) {
+func TestPartsEveryItemOnce(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	for _, procs := range []int{1, 2, 3, 16} {
 		runtime.GOMAXPROCS(procs)
@@ -18,7 +18,7 @@ func TestOnCoresEveryItemOnce(t *testing.T) {
 				counts := make([]int, n)
 				var mu sync.Mutex
 				made, parts := 0, 0
-				onCores(n, part, func() func(lo, hi int) {
+				Parts(n, part, func() func(lo, hi int) {
 					mu.Lock()
 					made++
 					mu.Unlock()
