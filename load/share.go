@@ -2,8 +2,13 @@ package load
 
 import (
 	"crypto/sha256"
+	"reflect"
 	"slices"
 	"sync"
+
+	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/admit"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
@@ -105,63 +110,55 @@ func (s *Shared) keep(k [sha256.Size]byte, d *sourceDocument, r decoded) {
 	s.mu.Unlock()
 }
 
-// relocatable reports whether relocated knows obj's kind.
+// relocators holds, for every kind of model object a shared document may
+// decode to, how to copy one for a document of file whose text starts shift
+// lines below the one it was decoded from: its own Meta and top-level struct,
+// so that the loader's later passes (regroupMetadata) and the engine's
+// per-object state stay its own, and the typed contents beneath shared. A
+// kind not here is decoded again wherever it occurs. One table, so that the
+// kinds kept and the kinds copied cannot drift apart.
+var relocators = map[reflect.Type]func(obj any, file string, shift int) (any, *model.Meta){
+	reflect.TypeFor[*model.Route]():            relocatedStruct(func(r *model.Route) *model.Meta { return &r.Meta }),
+	reflect.TypeFor[*model.Mesh]():             relocatedStruct(func(m *model.Mesh) *model.Meta { return &m.Meta }),
+	reflect.TypeFor[*model.ServiceImport]():    relocatedStruct(func(s *model.ServiceImport) *model.Meta { return &s.Meta }),
+	reflect.TypeFor[*model.GatewayClass]():     relocatedObject[gwv1.GatewayClass],
+	reflect.TypeFor[*model.Gateway]():          relocatedObject[gwv1.Gateway],
+	reflect.TypeFor[*model.ListenerSet]():      relocatedObject[gwv1.ListenerSet],
+	reflect.TypeFor[*model.ReferenceGrant]():   relocatedObject[gwv1.ReferenceGrant],
+	reflect.TypeFor[*model.BackendTLSPolicy](): relocatedObject[gwv1.BackendTLSPolicy],
+	reflect.TypeFor[*model.Secret]():           relocatedObject[corev1.Secret],
+	reflect.TypeFor[*model.ConfigMap]():        relocatedObject[corev1.ConfigMap],
+	reflect.TypeFor[*model.Service]():          relocatedObject[corev1.Service],
+	reflect.TypeFor[*model.Namespace]():        relocatedObject[corev1.Namespace],
+	reflect.TypeFor[*model.IngressClass]():     relocatedObject[networkingv1.IngressClass],
+}
+
+// relocatable reports whether relocators knows obj's kind.
 func relocatable(obj any) bool {
-	switch obj.(type) {
-	case *model.Route, *model.Mesh, *model.ServiceImport,
-		*model.GatewayClass, *model.Gateway, *model.ListenerSet, *model.ReferenceGrant, *model.BackendTLSPolicy,
-		*model.Secret, *model.ConfigMap, *model.Service, *model.Namespace, *model.IngressClass:
-		return true
-	}
-	return false
+	_, ok := relocators[reflect.TypeOf(obj)]
+	return ok
 }
 
-// relocated is a copy of the model object obj for a document of file whose
-// text starts shift lines below the one obj was decoded from: its own Meta
-// and top-level struct, so that the loader's later passes (regroupMetadata)
-// and the engine's per-object state stay its own, and the typed contents
-// beneath shared.
+// relocated is relocators' copy of obj, whose kind relocatable knows.
 func relocated(obj any, file string, shift int) (any, *model.Meta) {
-	switch o := obj.(type) {
-	case *model.Route:
-		c := *o
-		c.Meta = relocatedMeta(o.Meta, file, shift)
-		return &c, &c.Meta
-	case *model.Mesh:
-		c := *o
-		c.Meta = relocatedMeta(o.Meta, file, shift)
-		return &c, &c.Meta
-	case *model.ServiceImport:
-		c := *o
-		c.Meta = relocatedMeta(o.Meta, file, shift)
-		return &c, &c.Meta
-	case *model.GatewayClass:
-		return relocatedObject(o, file, shift)
-	case *model.Gateway:
-		return relocatedObject(o, file, shift)
-	case *model.ListenerSet:
-		return relocatedObject(o, file, shift)
-	case *model.ReferenceGrant:
-		return relocatedObject(o, file, shift)
-	case *model.BackendTLSPolicy:
-		return relocatedObject(o, file, shift)
-	case *model.Secret:
-		return relocatedObject(o, file, shift)
-	case *model.ConfigMap:
-		return relocatedObject(o, file, shift)
-	case *model.Service:
-		return relocatedObject(o, file, shift)
-	case *model.Namespace:
-		return relocatedObject(o, file, shift)
-	case *model.IngressClass:
-		return relocatedObject(o, file, shift)
-	}
-	panic("load: relocated: a kind relocatable does not know") // keep checks relocatable
+	return relocators[reflect.TypeOf(obj)](obj, file, shift)
 }
 
-func relocatedObject[T any](o *model.Object[T], file string, shift int) (any, *model.Meta) {
-	obj := *o.Obj
-	c := &model.Object[T]{Meta: relocatedMeta(o.Meta, file, shift), Obj: &obj}
+// relocatedStruct copies a model struct whose Meta meta finds.
+func relocatedStruct[T any](meta func(*T) *model.Meta) func(obj any, file string, shift int) (any, *model.Meta) {
+	return func(obj any, file string, shift int) (any, *model.Meta) {
+		c := *obj.(*T)
+		m := meta(&c)
+		*m = relocatedMeta(*m, file, shift)
+		return &c, m
+	}
+}
+
+// relocatedObject copies a model.Object and its top-level struct.
+func relocatedObject[T any](obj any, file string, shift int) (any, *model.Meta) {
+	o := obj.(*model.Object[T])
+	inner := *o.Obj
+	c := &model.Object[T]{Meta: relocatedMeta(o.Meta, file, shift), Obj: &inner}
 	return c, &c.Meta
 }
 

@@ -175,3 +175,38 @@ func writeFile(t *testing.T, path, content string) {
 		t.Fatal(err)
 	}
 }
+
+// TestEveryKindRelocates: every kind the loader decodes, but Ingress (whose
+// lines are found by reading its document again), can be shared between
+// loads, and its copy for a document further down is its own object, at its
+// own file and lines, over the same typed contents.
+func TestEveryKindRelocates(t *testing.T) {
+	for i := range kinds {
+		k := &kinds[i]
+		obj, _, meta, err := k.decode(source{js: []byte(`{"metadata":{"name":"x","namespace":"ns"}}`)})
+		if err != nil {
+			t.Fatalf("%s: %v", k.name, err)
+		}
+		if k.name == "Ingress" {
+			if relocatable(obj) {
+				t.Errorf("Ingress is shared: its IngressLines read its own document")
+			}
+			continue
+		}
+		if !relocatable(obj) {
+			t.Errorf("%s/%s is decoded again in every load: add it to relocators", k.group, k.name)
+			continue
+		}
+		*meta = model.Meta{Kind: k.name, Source: model.Source{File: "base.yaml", Line: 3}, ListenerLines: []int{5, 9}}
+		c, cmeta := relocated(obj, "head.yaml", 10)
+		if c == obj || reflect.TypeOf(c) != reflect.TypeOf(obj) {
+			t.Errorf("%s: the copy is %T %p, the object %T %p", k.name, c, c, obj, obj)
+		}
+		if want := (model.Source{File: "head.yaml", Line: 13}); cmeta.Source != want || !slices.Equal(cmeta.ListenerLines, []int{15, 19}) {
+			t.Errorf("%s: the copy is at %+v, listeners %v; want %+v, [15 19]", k.name, cmeta.Source, cmeta.ListenerLines, want)
+		}
+		if meta.Source.Line != 3 || !slices.Equal(meta.ListenerLines, []int{5, 9}) {
+			t.Errorf("%s: relocating moved the object shared: %+v %v", k.name, meta.Source, meta.ListenerLines)
+		}
+	}
+}
