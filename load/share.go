@@ -118,7 +118,7 @@ func relocatable(obj any) bool {
 
 // relocated is a copy of the model object obj for a document of file whose
 // text starts shift lines below the one obj was decoded from: its own Meta
-// and top-level struct, so that the loader's later passes (regroupMetadata)
+// and top-level struct, so that the loader's later passes (shareMetadata)
 // and the engine's per-object state stay its own, and the typed contents
 // beneath shared.
 func relocated(obj any, file string, shift int) (any, *model.Meta) {
