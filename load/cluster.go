@@ -174,9 +174,7 @@ func Cluster(ctx context.Context, opts ClusterOptions) (*model.Model, error) {
 		adm.record(r.decoded)
 	}
 	sort.Slice(m.Unreadable, func(i, j int) bool { return m.Unreadable[i].Kind < m.Unreadable[j].Kind })
-	if adm != nil && adm.validate {
-		regroupMetadata(m)
-	}
+	shareMetadata(m, adm != nil && adm.validate)
 	return m, nil
 }
 

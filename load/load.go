@@ -139,8 +139,6 @@ func (p *decodePipeline) model() (*model.Model, error) {
 		return nil, err
 	}
 	placeReferrers(chunks, p.adm.report)
-	if p.adm != nil && p.adm.validate {
-		regroupMetadata(m)
-	}
+	shareMetadata(m, p.adm != nil && p.adm.validate)
 	return m, nil
 }

@@ -80,7 +80,7 @@ func TestRegroupMetadata(t *testing.T) {
 		}
 		was[i] = before{*om.Labels, *om.Annotations}
 	}
-	regroupMetadata(m)
+	shareMetadata(m, true)
 	same := func(a, b map[string]string) bool {
 		return a != nil && b != nil && reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 	}
@@ -92,6 +92,39 @@ func TestRegroupMetadata(t *testing.T) {
 		}
 		if same(om.Labels, w.labels) || same(om.Annotations, w.annotations) {
 			t.Errorf("object %d: its maps were not copied", i)
+		}
+	}
+}
+
+// TestShareMetadata: maps of equal contents become one map, the first met
+// (its copy, with fresh); maps of other contents, nil and empty stay apart.
+func TestShareMetadata(t *testing.T) {
+	for _, fresh := range []bool{false, true} {
+		web1, web2 := map[string]string{"app": "web", "tier": "edge"}, map[string]string{"tier": "edge", "app": "web"}
+		// Length-prefixed entries: {"a": "bc"} and {"ab": "c"} differ.
+		split1, split2 := map[string]string{"a": "bc"}, map[string]string{"ab": "c"}
+		empty := map[string]string{}
+		m := &model.Model{Routes: []*model.Route{
+			{ObjectMeta: model.RouteMeta{Name: "r1", Labels: web1, Annotations: split1}},
+			{ObjectMeta: model.RouteMeta{Name: "r2", Labels: web2, Annotations: split2}},
+			{ObjectMeta: model.RouteMeta{Name: "r3", Labels: nil, Annotations: empty}},
+		}}
+		shareMetadata(m, fresh)
+		r := m.Routes
+		same := func(a, b map[string]string) bool {
+			return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+		}
+		if !same(r[0].ObjectMeta.Labels, r[1].ObjectMeta.Labels) || !reflect.DeepEqual(r[0].ObjectMeta.Labels, web1) {
+			t.Errorf("fresh %v: equal labels are not one map: %v %v", fresh, r[0].ObjectMeta.Labels, r[1].ObjectMeta.Labels)
+		}
+		if same(r[0].ObjectMeta.Labels, web1) == fresh {
+			t.Errorf("fresh %v: the first map met is kept: %v", fresh, same(r[0].ObjectMeta.Labels, web1))
+		}
+		if same(r[0].ObjectMeta.Annotations, r[1].ObjectMeta.Annotations) || !reflect.DeepEqual(r[1].ObjectMeta.Annotations, split2) {
+			t.Errorf("fresh %v: {a: bc} and {ab: c} are one map", fresh)
+		}
+		if r[2].ObjectMeta.Labels != nil || r[2].ObjectMeta.Annotations == nil || len(r[2].ObjectMeta.Annotations) != 0 {
+			t.Errorf("fresh %v: nil or empty changed: %#v %#v", fresh, r[2].ObjectMeta.Labels, r[2].ObjectMeta.Annotations)
 		}
 	}
 }

@@ -113,7 +113,7 @@ func (s *Shared) keep(k [sha256.Size]byte, d *sourceDocument, r decoded) {
 // relocators holds, for every kind of model object a shared document may
 // decode to, how to copy one for a document of file whose text starts shift
 // lines below the one it was decoded from: its own Meta and top-level struct,
-// so that the loader's later passes (regroupMetadata) and the engine's
+// so that the loader's later passes (shareMetadata) and the engine's
 // per-object state stay its own, and the typed contents beneath shared. A
 // kind not here is decoded again wherever it occurs. One table, so that the
 // kinds kept and the kinds copied cannot drift apart.

@@ -328,8 +328,33 @@ func folds(p *plan, key []byte) bool {
 }
 
 // stringMap decodes an object into a map[string]string; null is "", as
-// encoding/json stores it into the map's zeroed element.
+// encoding/json stores it into the map's zeroed element. A short object's map
+// is shared with the last one of the same text (sharing).
 func (d *decoder) stringMap(dst unsafe.Pointer) bool {
+	start := d.pos
+	if !d.skip() || d.pos-start > maxSharedMap {
+		d.pos = start
+		return d.newStringMap(dst)
+	}
+	text := d.data[start:d.pos]
+	slot := &d.maps[hash(text)%mapSlots]
+	if slot.m != nil && slot.text == string(text) {
+		*(*map[string]string)(dst) = slot.m
+		return true
+	}
+	d.pos = start
+	if !d.newStringMap(dst) {
+		return false
+	}
+	*slot = sharedMap{text: string(text), m: *(*map[string]string)(dst)}
+	if watching.Load() {
+		watchMap(*slot)
+	}
+	return true
+}
+
+// newStringMap decodes an object into a new map[string]string.
+func (d *decoder) newStringMap(dst unsafe.Pointer) bool {
 	d.pos++ // {
 	m := map[string]string{}
 	if d.next() == '}' {

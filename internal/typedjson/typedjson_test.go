@@ -408,3 +408,61 @@ func TestWatchSharedSeesWrites(t *testing.T) {
 func unsafePointer(r *gwv1.HTTPRoute) unsafe.Pointer { return unsafe.Pointer(r) }
 
 func unsafeStringData(s string) *byte { return unsafe.StringData(s) }
+
+// TestSharesShortMaps: the maps of equal short objects (labels, annotations)
+// are one map across the objects one decoder decodes, as encoding/json would
+// decode each; a different text, or one past maxSharedMap, gets a map of its
+// own.
+func TestSharesShortMaps(t *testing.T) {
+	long := strings.Repeat("x", maxSharedMap)
+	texts := []string{
+		`{"metadata":{"name":"a","labels":{"app":"web","tier":null},"annotations":{}}}`,
+		`{"metadata":{"name":"b","labels":{"app":"web","tier":null},"annotations":{}}}`,
+		`{"metadata":{"name":"c","labels":{"app":"api"},"annotations":{"note":"` + long + `"}}}`,
+		`{"metadata":{"name":"d","labels":{"app":"api"},"annotations":{"note":"` + long + `"}}}`,
+	}
+	d := new(decoder)
+	got := make([]gwv1.HTTPRoute, len(texts))
+	for i, text := range texts {
+		d.data, d.pos = []byte(text), 0
+		if !d.top(planOf(reflect.TypeFor[gwv1.HTTPRoute]()), unsafePointer(&got[i])) {
+			t.Fatalf("%s: declined", text)
+		}
+		var want gwv1.HTTPRoute
+		if err := json.Unmarshal([]byte(text), &want); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got[i], want) {
+			t.Errorf("%s: decoded %+v, encoding/json %+v", text, got[i].ObjectMeta, want.ObjectMeta)
+		}
+	}
+	same := func(a, b map[string]string) bool {
+		return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+	}
+	if !same(got[0].Labels, got[1].Labels) || !same(got[0].Annotations, got[1].Annotations) {
+		t.Error("equal labels or annotations are not one map")
+	}
+	if same(got[0].Labels, got[2].Labels) {
+		t.Error("different labels are one map")
+	}
+	if !same(got[2].Labels, got[3].Labels) {
+		t.Error("equal labels beside a long annotation are not one map")
+	}
+	if same(got[2].Annotations, got[3].Annotations) {
+		t.Errorf("maps of more than %d bytes of text are shared", maxSharedMap)
+	}
+}
+
+// TestWatchSharedSeesMapWrites: a write to a shared map is reported.
+func TestWatchSharedSeesMapWrites(t *testing.T) {
+	check := WatchShared()
+	var r gwv1.HTTPRoute
+	if err := Unmarshal([]byte(`{"metadata":{"labels":{"app":"web"}}}`), &r); err != nil {
+		t.Fatal(err)
+	}
+	r.Labels["app"] = "api"
+	_, err := check()
+	if err == nil || !strings.Contains(err.Error(), "map") {
+		t.Errorf("a write to a shared labels map was not seen: %v", err)
+	}
+}
