@@ -3,6 +3,7 @@ package admit
 import (
 	"strings"
 	"sync"
+	"weak"
 
 	celgo "github.com/google/cel-go/cel"
 	"github.com/google/cel-go/checker"
@@ -26,6 +27,46 @@ import (
 // what the validator holds.
 type nodeRules struct {
 	get func() *compiledRules
+	// typed: the node has a CEL type (compiled without one, its rules
+	// prove nothing).
+	typed bool
+}
+
+// sharedRules holds the rules of the nodes compiled so far by their subtree's
+// fingerprint, so that the nodes of the same subtree compile their rules
+// once: the parentRefs of every route kind and version, a route kind's
+// versions that serve one schema, both channels' copies of a type. A node's
+// rules compile to what cel.Compile makes of its structural schema and its CEL
+// type, and both are functions of the subtree the fingerprint identifies (the
+// node's type is model.SchemaDeclType of it, type names included, or none:
+// typed is part of the key). An entry goes with the last node that holds its
+// rules (a weak pointer); an Admitter's compiled versions, and so their nodes,
+// live as long as the Admitter. TestSharedRulesAreTheNodesOwn compiles each
+// sharing node's rules for itself and compares.
+var sharedRules struct {
+	sync.Mutex
+	byNode map[sharedRulesKey]weak.Pointer[nodeRules]
+}
+
+type sharedRulesKey struct {
+	node  fingerprint
+	typed bool
+}
+
+// sharedBy returns the rules of a node of fingerprint fp compiled before, or
+// r, now the rules of fp.
+func (r *nodeRules) sharedBy(fp fingerprint) *nodeRules {
+	k := sharedRulesKey{fp, r.typed}
+	sharedRules.Lock()
+	defer sharedRules.Unlock()
+	if held := sharedRules.byNode[k].Value(); held != nil {
+		return held
+	}
+	if sharedRules.byNode == nil {
+		sharedRules.byNode = map[sharedRulesKey]weak.Pointer[nodeRules]{}
+	}
+	sharedRules.byNode[k] = weak.Make(r)
+	return r
 }
 
 // compiledRules is what a node's rules compile to.
@@ -50,7 +91,7 @@ func newNodeRules(s *schema.Structural, declType *apiservercel.DeclType) *nodeRu
 	if len(s.XValidations) == 0 {
 		return nil
 	}
-	return &nodeRules{get: sync.OnceValue(func() *compiledRules { return compileNodeRules(s, declType) })}
+	return &nodeRules{get: sync.OnceValue(func() *compiledRules { return compileNodeRules(s, declType) }), typed: declType != nil}
 }
 
 // compileNodeRules compiles the rules of s as cel.NewValidator does, and their

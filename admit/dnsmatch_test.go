@@ -9,14 +9,15 @@ import (
 )
 
 // FuzzDNSMatchers: each of dnsPatterns' matchers matches exactly what its
-// pattern's regexp matches, and nameIsDNSSubdomain answers as the API
-// server's name check.
+// pattern's regexp matches, nameIsDNSSubdomain answers as the API server's
+// name check, and namespaceIsDNSLabel as its namespace check.
 //
 //	go test -fuzz FuzzDNSMatchers -fuzztime 60s ./admit
 func FuzzDNSMatchers(f *testing.F) {
 	for _, s := range []string{"", "a", "-", "a-", "-a", "a.b", "a..b", ".a", "a.", "*.a", "*.", "*", "**.a", "*.*.a",
 		"example.com", "r2.h0.g764.example.com", "A.b", "a_b", "a\n", "\na", "é.com", "a.b-c.d9", "9.9", "a.-b", "*.a-b.c",
-		"Gateway", "gateway", "G", "9G", "G-", "G-9", "-G", "Http-Route2", "G.a"} {
+		"Gateway", "gateway", "G", "9G", "G-", "G-9", "-G", "Http-Route2", "G.a",
+		"app-449", "default", "kube-system", "a.b.c", strings.Repeat("n", 63), strings.Repeat("n", 64), "ns-", "_ns"} {
 		f.Add(s)
 	}
 	res := map[string]*regexp.Regexp{}
@@ -32,6 +33,14 @@ func FuzzDNSMatchers(f *testing.F) {
 		for _, name := range []string{s, strings.Repeat("a", 253-len(s)%3) + s, strings.Repeat("a.", 127) + s} {
 			if got, want := nameIsDNSSubdomain(name), len(metavalidation.NameIsDNSSubdomain(name, false)) == 0; got != want {
 				t.Errorf("%q: nameIsDNSSubdomain says %v, NameIsDNSSubdomain %v", name, got, want)
+			}
+		}
+		// namespaceIsDNSLabel must never admit what the API server's
+		// namespace check refuses, and admits all it admits (or the memo
+		// pays for each of them again).
+		for _, ns := range []string{s, strings.Repeat("a", 63-len(s)%3) + s, strings.Repeat("a", 62) + s} {
+			if got, want := namespaceIsDNSLabel(ns), len(metavalidation.ValidateNamespaceName(ns, false)) == 0; got != want {
+				t.Errorf("%q: namespaceIsDNSLabel says %v, ValidateNamespaceName %v", ns, got, want)
 			}
 		}
 	})

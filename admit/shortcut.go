@@ -277,6 +277,11 @@ func compileNode(s *schema.Structural, o *spec.Schema, prover *proverNode) *fast
 		children["{}"] = n.additional.fingerprint
 	}
 	n.fingerprint = nodeFingerprint(s, o, children)
+	if n.rules != nil {
+		// The prover reads the node's rules too: both compile them once.
+		n.rules = n.rules.sharedBy(n.fingerprint)
+		prover.rules = n.rules
+	}
 	return n
 }
 

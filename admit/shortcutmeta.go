@@ -2,6 +2,7 @@ package admit
 
 import (
 	"hash/maphash"
+	"strings"
 	"sync/atomic"
 
 	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
@@ -271,7 +272,7 @@ func (m *fastMeta) plainValid(namespaced bool, memo *metaMemo) bool {
 		if namespace == "" {
 			namespace = metav1.NamespaceDefault
 		}
-		if !memo.check(&memo.namespaces, namespace, func() bool { return len(metavalidation.ValidateNamespaceName(namespace, false)) == 0 }) {
+		if !namespaceIsDNSLabel(namespace) && !memo.check(&memo.namespaces, namespace, func() bool { return len(metavalidation.ValidateNamespaceName(namespace, false)) == 0 }) {
 			return false
 		}
 	}
@@ -294,6 +295,16 @@ func nameIsDNSSubdomain(name string) bool {
 		return true
 	}
 	return len(metavalidation.NameIsDNSSubdomain(name, false)) == 0
+}
+
+// namespaceIsDNSLabel reports that metavalidation.ValidateNamespaceName finds
+// nothing wrong with namespace (validation.IsDNS1123Label: at most 63
+// characters, matching the label pattern), without its regexp; false leaves
+// the answer to the library (and the memo). A namespace is on every
+// object: checked by these bytes it costs less than its memo's lookup (a hash
+// and two loads that miss the cache), at 100k about 0.1 s of CPU per run.
+func namespaceIsDNSLabel(namespace string) bool {
+	return len(namespace) <= validation.DNS1123LabelMaxLength && strings.IndexByte(namespace, '.') < 0 && isSubdomain(namespace)
 }
 
 // metaMemo remembers the checks of namespaces, and of labels and annotations
