@@ -68,7 +68,7 @@ func (t *Table) decideRows() {
 			var names portNames
 			return func(lo, hi int) {
 				for _, p := range ports[lo:hi] {
-					p.rows = p.decideRows(&names)
+					p.rows = p.decideRows(&names, nil)
 				}
 			}
 		})
@@ -93,11 +93,46 @@ type seenName struct {
 	tls  bool
 }
 
+// RowsWhere are the rows of the table for which keepPort (of their port) and
+// keep are true, in the order of Rows, each decided as Rows decides it; the
+// others are not decided. Both are called on every core at once. Rows decided here are not kept: Rows and
+// Port.Rows decide every row again. A diff decides only the requests that two
+// tables may decide differently (SameDecision).
+func (t *Table) RowsWhere(keepPort func(p *Port) bool, keep func(p *Port, req Request) bool) []*Row {
+	var ports []*Port
+	for _, g := range t.Gateways {
+		ports = append(ports, g.Ports...)
+	}
+	rows := make([][]Row, len(ports))
+	cores.Parts(len(ports), portsPerPart, func() func(lo, hi int) {
+		var names portNames
+		return func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				if keepPort(ports[i]) {
+					rows[i] = ports[i].decideRows(&names, keep)
+				}
+			}
+		}
+	})
+	n := 0
+	for _, rs := range rows {
+		n += len(rs)
+	}
+	out := make([]*Row, 0, n)
+	for _, rs := range rows {
+		for i := range rs {
+			out = append(out, &rs[i])
+		}
+	}
+	return out
+}
+
 // decideRows are the hostnames a port serves: every intersected hostname of
 // every route attached to an accepted listener that routes on names (not TCP or
-// UDP), one row per name a client sends. The names are listed first, so that
-// the rows, kept for the table's life, take no more room than they fill.
-func (p *Port) decideRows(names *portNames) []Row {
+// UDP), one row per name a client sends, of those keep takes (all when it is
+// nil). The names are listed first, so that the rows, kept for the table's
+// life, take no more room than they fill.
+func (p *Port) decideRows(names *portNames, keep func(*Port, Request) bool) []Row {
 	if names.seen == nil {
 		names.seen = map[seenName]bool{}
 	}
@@ -118,6 +153,9 @@ func (p *Port) decideRows(names *portNames) []Row {
 				req := Request{SNI: name}
 				if !tls {
 					req = Request{Host: name}
+				}
+				if keep != nil && !keep(p, req) {
+					continue
 				}
 				names.rows = append(names.rows, Row{Hostname: h, Request: req})
 			}
