@@ -184,8 +184,10 @@ func statusChunks(objs []statusObject) []int {
 }
 
 // estimate guesses the bytes of JSON the object is written as: twice its
-// text (indentation), and for a Gateway or ListenerSet 3 KB a listener of
-// status. It only decides where chunks end.
+// text (indentation), and its status: 3 KB a listener of a Gateway or
+// ListenerSet, 1.5 KB an ancestor of a BackendTLSPolicy (at 100k a policy
+// is 14 KB on average, 30 KB at most), 1 KB a parent of a route. It only
+// decides where chunks end.
 func (o statusObject) estimate() int {
 	n := 2 * len(o.meta.Raw)
 	switch r := o.result.(type) {
@@ -193,6 +195,10 @@ func (o statusObject) estimate() int {
 		n += 3 << 10 * len(r.Listeners)
 	case *analyze.ListenerSetResult:
 		n += 3 << 10 * len(r.Listeners)
+	case *analyze.PolicyResult:
+		n += 3 << 9 * len(r.Ancestors)
+	case *analyze.RouteResult:
+		n += 1 << 10 * len(r.Parents)
 	}
 	return n
 }
@@ -291,6 +297,12 @@ func (o statusObject) parsed(t *statusTree) ([]member, bool) {
 	case nil:
 	case *analyze.RouteResult:
 		t.status = appendRouteResultStatusJSON(t.status[:0], rr)
+		status = t.status
+	case *analyze.GatewayResult:
+		t.status = appendGatewayResultStatusJSON(t.status[:0], rr)
+		status = t.status
+	case *analyze.PolicyResult:
+		t.status = appendPolicyResultStatusJSON(t.status[:0], rr)
 		status = t.status
 	default:
 		b, err := json.Marshal(o.status())
