@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"encoding/binary"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -217,6 +218,10 @@ func (p *jsonParser) str() (int32, bool) {
 	start := p.i
 	escaped := false
 	for p.i < len(p.s) {
+		if p.i+8 <= len(p.s) && plainJSONWord(binary.LittleEndian.Uint64(p.s[p.i:])) {
+			p.i += 8
+			continue
+		}
 		c := p.s[p.i]
 		if jsonPlainByte[c] {
 			p.i++
@@ -256,6 +261,22 @@ func (p *jsonParser) str() (int32, bool) {
 		}
 	}
 	return 0, false
+}
+
+// plainJSONWord reports whether the 8 bytes of x are all printable ASCII but
+// the quote and the backslash (jsonPlainByte of each), testing them at once:
+// strings are most of the text render status parses. Each test below sets
+// the high bit of a byte that is below 0x20, equal to '"' or '\\', or not
+// ASCII; a byte's borrow can set the bit of a higher byte only when a lower
+// byte already matched, so the result is exact for "none matched".
+func plainJSONWord(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	below := (x - 0x20*ones) &^ x
+	quote := x ^ '"'*ones
+	quote = (quote - ones) &^ quote
+	slash := x ^ '\\'*ones
+	slash = (slash - ones) &^ slash
+	return (below|quote|slash|x)&highs == 0
 }
 
 // jsonPlainByte is true for the bytes a string holds as they are: printable

@@ -19,7 +19,10 @@ import (
 // the parent reference and condition writers on strings it escapes.
 func appendRouteResultStatusJSON(b []byte, rr *analyze.RouteResult) []byte {
 	b = append(b, `{"parents":[`...)
-	var resolved *analyze.Condition // the route's, the same for every parent
+	// resolved is the route's, the same for every parent; a value, not a
+	// pointer to one, which would move it to the heap for every route.
+	var resolved analyze.Condition
+	haveResolved := false
 	n := 0
 	for _, p := range rr.Parents {
 		if !p.Written {
@@ -36,9 +39,8 @@ func appendRouteResultStatusJSON(b []byte, rr *analyze.RouteResult) []byte {
 		// As ParentResult.Conditions: Accepted, ResolvedRefs, then
 		// PartiallyInvalid for an accepting parent.
 		if accepted, ok := p.AcceptedCondition(); ok {
-			if resolved == nil {
-				c := rr.ResolvedRefs()
-				resolved = &c
+			if !haveResolved {
+				resolved, haveResolved = rr.ResolvedRefs(), true
 			}
 			b = append(b, `,"conditions":[`...)
 			b = appendConditionJSON(b, accepted.Condition)

@@ -122,3 +122,90 @@ func TestRouteResultStatusJSON(t *testing.T) {
 	}
 	t.Logf("%d routes, %d parents, %d conditions of %d inputs", routes, parents, conditions, len(files))
 }
+
+// TestGatewayAndPolicyStatusJSON: the Gateway and BackendTLSPolicy status
+// writers write what json.Marshal writes of their Status() on every Gateway
+// and policy of every input of the repository, recorded addresses, listeners
+// without supported kinds and policies without ancestors among them.
+func TestGatewayAndPolicyStatusJSON(t *testing.T) {
+	files, _, err := testinputs.Manifests("..", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var gateways, policies, addressed, noKinds, noAncestors int
+	for _, f := range files {
+		m, err := load.Files(load.FileOptions{Filenames: []string{f}, Admission: load.Admission{Off: true}})
+		if err != nil {
+			continue
+		}
+		res := analyze.Analyze(m, analyze.Options{Now: now})
+		for _, g := range res.Gateways {
+			want, err := json.Marshal(g.Status())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := appendGatewayResultStatusJSON(nil, g); string(got) != string(want) {
+				t.Fatalf("%s: Gateway %s:\nappendGatewayResultStatusJSON:\n%s\njson.Marshal:\n%s", f, g.Gateway.Obj.Name, got, want)
+			}
+			gateways++
+			if gateways == 1 && len(g.Listeners) > 0 {
+				checkGatewayVariants(t, g)
+			}
+			if len(g.Gateway.Obj.Status.Addresses) > 0 {
+				addressed++
+			}
+			for _, l := range g.Listeners {
+				if l.SupportedKinds == nil {
+					noKinds++
+				}
+			}
+		}
+		for _, pr := range res.BackendTLSPolicies {
+			want, err := json.Marshal(pr.Status())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := appendPolicyResultStatusJSON(nil, pr); string(got) != string(want) {
+				t.Fatalf("%s: BackendTLSPolicy %s:\nappendPolicyResultStatusJSON:\n%s\njson.Marshal:\n%s", f, pr.Policy.Obj.Name, got, want)
+			}
+			policies++
+			if len(pr.Ancestors) == 0 {
+				noAncestors++
+			}
+		}
+	}
+	t.Logf("%d Gateways (%d with addresses, %d listeners without supported kinds), %d policies (%d without ancestors)", gateways, addressed, noKinds, policies, noAncestors)
+	if gateways < 100 || policies < 10 || addressed == 0 || noAncestors == 0 {
+		t.Errorf("too few compared: %d Gateways, %d with addresses, %d policies, %d without ancestors", gateways, addressed, policies, noAncestors)
+	}
+}
+
+// checkGatewayVariants compares the Gateway status writer with json.Marshal on
+// copies of g that no input makes: a listener without supported kinds (nil
+// and empty), a kind without a group, no conditions, no listeners.
+func checkGatewayVariants(t *testing.T, g *analyze.GatewayResult) {
+	t.Helper()
+	variants := map[string]func(*analyze.GatewayResult){
+		"nil kinds": func(v *analyze.GatewayResult) { v.Listeners[0].SupportedKinds = nil },
+		"no kinds":  func(v *analyze.GatewayResult) { v.Listeners[0].SupportedKinds = []gwv1.RouteGroupKind{} },
+		"no group": func(v *analyze.GatewayResult) {
+			v.Listeners[0].SupportedKinds = []gwv1.RouteGroupKind{{Kind: "HTTPRoute"}, {Group: new(gwv1.Group), Kind: "<&>"}}
+		},
+		"no conditions": func(v *analyze.GatewayResult) { v.Conditions = nil; v.Listeners[0].Conditions = nil },
+		"no listeners":  func(v *analyze.GatewayResult) { v.Listeners = nil; v.AttachedListenerSets = 7 },
+	}
+	for name, change := range variants {
+		v := *g
+		l := *g.Listeners[0]
+		v.Listeners = append([]*analyze.ListenerResult{&l}, g.Listeners[1:]...)
+		change(&v)
+		want, err := json.Marshal(v.Status())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := appendGatewayResultStatusJSON(nil, &v); string(got) != string(want) {
+			t.Fatalf("%s:\nappendGatewayResultStatusJSON:\n%s\njson.Marshal:\n%s", name, got, want)
+		}
+	}
+}

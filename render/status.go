@@ -154,10 +154,54 @@ func StatusItems(res *analyze.Result) ([]map[string]any, error) {
 	return items, nil
 }
 
-// statusChunk is how many objects a core renders at a time: output is
-// written in chunks, in order, as soon as each is rendered and every chunk
-// before it is written.
-const statusChunk = 32
+// statusChunk is how many objects a core renders at a time at most: output
+// is written in chunks, in order, as soon as each is rendered and every chunk
+// before it is written. statusChunkBytes bounds a chunk's output as
+// statusObject.estimate guesses it: a Gateway of 20 listeners is about 60 KB
+// of JSON, so 32 of them made every slot's buffer grow to 2 MB, 45 MB
+// allocated and faulted in at 100k (a tenth of the writer's CPU in growslice)
+// while a chunk of routes is about 100 KB.
+const (
+	statusChunk      = 32
+	statusChunkBytes = 128 << 10
+)
+
+// statusChunks splits objs into chunks of at most statusChunk objects and,
+// past the first object of each, statusChunkBytes of estimated output; it
+// returns where each chunk starts, and len(objs) last.
+func statusChunks(objs []statusObject) []int {
+	bounds := make([]int, 0, len(objs)/statusChunk+2)
+	size := 0
+	for i, o := range objs {
+		if n := o.estimate(); i == 0 || i-bounds[len(bounds)-1] == statusChunk || size+n > statusChunkBytes {
+			bounds = append(bounds, i)
+			size = n
+		} else {
+			size += n
+		}
+	}
+	return append(bounds, len(objs))
+}
+
+// estimate guesses the bytes of JSON the object is written as: twice its
+// text (indentation), and its status: 3 KB a listener of a Gateway or
+// ListenerSet, 1.5 KB an ancestor of a BackendTLSPolicy (at 100k a policy
+// is 14 KB on average, 30 KB at most), 1 KB a parent of a route. It only
+// decides where chunks end.
+func (o statusObject) estimate() int {
+	n := 2 * len(o.meta.Raw)
+	switch r := o.result.(type) {
+	case *analyze.GatewayResult:
+		n += 3 << 10 * len(r.Listeners)
+	case *analyze.ListenerSetResult:
+		n += 3 << 10 * len(r.Listeners)
+	case *analyze.PolicyResult:
+		n += 3 << 9 * len(r.Ancestors)
+	case *analyze.RouteResult:
+		n += 1 << 10 * len(r.Parents)
+	}
+	return n
+}
 
 // writeStatus renders the objects by encode, a chunk at a time on every core,
 // and writes them in order, with sep between two objects, while the next
@@ -170,7 +214,8 @@ const statusChunk = 32
 func writeStatus(w io.Writer, objs []statusObject, encode func(t *statusTree, b []byte, o statusObject) ([]byte, error), sep string) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	workers := max(1, min(runtime.GOMAXPROCS(0), 8))
-	chunks := (len(objs) + statusChunk - 1) / statusChunk
+	bounds := statusChunks(objs)
+	chunks := len(bounds) - 1
 	slots := make([]statusSlot, statusSlots*workers)
 	for i := range slots {
 		slots[i].ready = make(chan struct{}, 1)
@@ -198,7 +243,7 @@ func writeStatus(w io.Writer, objs []statusObject, encode func(t *statusTree, b 
 			for c := range jobs {
 				s := &slots[c%len(slots)]
 				s.out, s.err = s.out[:0], nil
-				for i := c * statusChunk; i < min((c+1)*statusChunk, len(objs)); i++ {
+				for i := bounds[c]; i < bounds[c+1]; i++ {
 					end := len(s.out)
 					if i > 0 {
 						s.out = append(s.out, sep...)
@@ -252,6 +297,12 @@ func (o statusObject) parsed(t *statusTree) ([]member, bool) {
 	case nil:
 	case *analyze.RouteResult:
 		t.status = appendRouteResultStatusJSON(t.status[:0], rr)
+		status = t.status
+	case *analyze.GatewayResult:
+		t.status = appendGatewayResultStatusJSON(t.status[:0], rr)
+		status = t.status
+	case *analyze.PolicyResult:
+		t.status = appendPolicyResultStatusJSON(t.status[:0], rr)
 		status = t.status
 	default:
 		b, err := json.Marshal(o.status())

@@ -112,8 +112,14 @@ func (s *statusTree) appendJSON(b []byte, ms []member, prefix, indent string, de
 			b = append(b, ',')
 		}
 		b = jsonNewline(b, prefix, indent, depth+1)
-		b = appendJSONString(b, string(s.key(m)))
-		b = append(b, ": "...)
+		if k := s.key(m); plainJSONString(k) {
+			b = append(b, '"')
+			b = append(b, k...)
+			b = append(b, `": `...)
+		} else {
+			b = appendJSONString(b, string(k))
+			b = append(b, ": "...)
+		}
 		if b, ok = s.appendValueJSON(b, m.value, prefix, indent, depth+1); !ok {
 			return b, false
 		}
