@@ -75,6 +75,10 @@ func shareObjects[T any](s *metadataMaps, objs []*model.Object[T]) {
 // as large as its maps.
 const maxSharedMaps = 1 << 14
 
+// maxSharedMetadata is the most bytes of keys and values a map may hold to be
+// shared: the decoder shares map texts of at most 256 bytes (typedjson).
+const maxSharedMetadata = 256
+
 // metadataMaps are the maps of one load's objects by their contents.
 type metadataMaps struct {
 	fresh bool
@@ -93,6 +97,19 @@ func (s *metadataMaps) objectMeta(om *metav1.ObjectMeta) {
 func (s *metadataMaps) of(m map[string]string) map[string]string {
 	if m == nil {
 		return nil
+	}
+	// A long map (kubectl's last-applied-configuration annotation holds the
+	// whole object) is rarely another's, and remembering it would hold a key
+	// as large as the map: it is kept as it is.
+	size := 0
+	for k, v := range m {
+		size += len(k) + len(v)
+	}
+	if size > maxSharedMetadata {
+		if s.fresh {
+			m = maps.Clone(m)
+		}
+		return m
 	}
 	// The key: each entry's key and value, in key order, each after its
 	// length, so that no two contents have the same key.

@@ -2,6 +2,7 @@ package load
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
@@ -125,6 +126,35 @@ func TestShareMetadata(t *testing.T) {
 		}
 		if r[2].ObjectMeta.Labels != nil || r[2].ObjectMeta.Annotations == nil || len(r[2].ObjectMeta.Annotations) != 0 {
 			t.Errorf("fresh %v: nil or empty changed: %#v %#v", fresh, r[2].ObjectMeta.Labels, r[2].ObjectMeta.Annotations)
+		}
+	}
+}
+
+// TestShareMetadataRemembersNoLongMap: maps longer than maxSharedMetadata
+// (kubectl's last-applied-configuration annotation) are not remembered, so a
+// load holds no key as large as them; with fresh each is still copied.
+func TestShareMetadataRemembersNoLongMap(t *testing.T) {
+	long := strings.Repeat("x", maxSharedMetadata)
+	for _, fresh := range []bool{false, true} {
+		a1, a2 := map[string]string{"kubectl.kubernetes.io/last-applied-configuration": long}, map[string]string{"kubectl.kubernetes.io/last-applied-configuration": long}
+		m := &model.Model{Routes: []*model.Route{
+			{ObjectMeta: model.RouteMeta{Name: "r1", Annotations: a1}},
+			{ObjectMeta: model.RouteMeta{Name: "r2", Annotations: a2}},
+		}}
+		s := metadataMaps{fresh: fresh, seen: map[string]map[string]string{}}
+		for _, r := range m.Routes {
+			r.ObjectMeta.Annotations = s.of(r.ObjectMeta.Annotations)
+		}
+		if len(s.seen) != 0 {
+			t.Errorf("fresh %v: %d long maps remembered", fresh, len(s.seen))
+		}
+		got1, got2 := m.Routes[0].ObjectMeta.Annotations, m.Routes[1].ObjectMeta.Annotations
+		if !reflect.DeepEqual(got1, a1) || !reflect.DeepEqual(got2, a2) {
+			t.Errorf("fresh %v: the long maps changed", fresh)
+		}
+		kept := reflect.ValueOf(got1).UnsafePointer() == reflect.ValueOf(a1).UnsafePointer()
+		if kept == fresh {
+			t.Errorf("fresh %v: the map was kept %v", fresh, kept)
 		}
 	}
 }

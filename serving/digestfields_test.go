@@ -12,10 +12,10 @@ import (
 // TestDigestKnowsEveryField is a tripwire for serving/inputs.go: a diff skips
 // every request whose digests are equal on both sides, so a field that a
 // decision (or the comparison of two decisions) comes to read, and that the
-// digest does not cover, would hide a real change. When a struct below gains,
-// loses or renames a field, this test fails until someone decides whether the
-// digest must read it (and TestDigestsCover changes it), then records the new
-// field list here.
+// digest does not cover, would hide a real change. When a struct below (a
+// decision, and what it reads) gains, loses or renames a field, this test
+// fails until someone decides whether the digest must read it (and
+// TestDigestsCover changes it), then records the new field list here.
 func TestDigestKnowsEveryField(t *testing.T) {
 	for _, c := range []struct {
 		typ    reflect.Type
@@ -24,6 +24,9 @@ func TestDigestKnowsEveryField(t *testing.T) {
 		{reflect.TypeFor[serving.Listener](), []string{"Result", "Port", "Name", "Owner", "Protocol", "Mode", "Hostname", "Accepted", "Routes", "index", "indexOnce"}},
 		{reflect.TypeFor[serving.Route](), []string{"Attachment", "Ref", "Hostnames", "rules", "rulesOnce"}},
 		{reflect.TypeFor[serving.Certificate](), []string{"Ref", "Secret", "Covers"}},
+		{reflect.TypeFor[serving.Decision](), []string{"Port", "Listener", "Hostname", "Routes", "Certificate", "Rule", "Match", "RegexPath", "Refusal"}},
+		{reflect.TypeFor[serving.Port](), []string{"Gateway", "Number", "Listeners", "rows"}},
+		{reflect.TypeFor[analyze.Attachment](), []string{"Route", "Parent", "Listener", "Hostnames"}},
 		{reflect.TypeFor[analyze.CertificateRef](), certificateRefFields},
 		{reflect.TypeFor[analyze.BackendResult](), backendResultFields},
 	} {
