@@ -14,9 +14,9 @@ import (
 // contents one map, at the end of every load: a large configuration labels
 // many objects alike (an app or a tier label, the same on a Deployment's
 // routes and Services), and a small Go map costs about 350 bytes however few
-// its entries (one 8-slot group of 288 bytes and its header), so that the
-// 16,357 one- or two-label maps of the generated 100k-route file took 10 MB
-// of the model. Nothing writes through a model's maps (cmd/gwtls's
+// its entries (one 8-slot group of 288 bytes and its header): one map per
+// label set instead of one per object (docs/performance.md, "Where the peak
+// is now, and one map per label set"). Nothing writes through a model's maps (cmd/gwtls's
 // TestNothingWritesThroughSharedValues watches them): sharing them changes
 // no output. Nil stays nil and empty stays empty.
 //

@@ -202,6 +202,13 @@ func TestEveryKindRelocates(t *testing.T) {
 		if c == obj || reflect.TypeOf(c) != reflect.TypeOf(obj) {
 			t.Errorf("%s: the copy is %T %p, the object %T %p", k.name, c, c, obj, obj)
 		}
+		// A model.Object's top-level struct is its own too: the load's later
+		// passes (shareMetadata) assign its ObjectMeta's fields.
+		if inner := reflect.ValueOf(obj).Elem().FieldByName("Obj"); inner.IsValid() {
+			if reflect.ValueOf(c).Elem().FieldByName("Obj").Pointer() == inner.Pointer() {
+				t.Errorf("%s: the copy shares its top-level struct with the object", k.name)
+			}
+		}
 		if want := (model.Source{File: "head.yaml", Line: 13}); cmeta.Source != want || !slices.Equal(cmeta.ListenerLines, []int{15, 19}) {
 			t.Errorf("%s: the copy is at %+v, listeners %v; want %+v, [15 19]", k.name, cmeta.Source, cmeta.ListenerLines, want)
 		}

@@ -7,9 +7,9 @@ import (
 )
 
 // appendGatewayResultStatusJSON appends g.Status() as json.Marshal writes it.
-// Gateways are a fifth of what render status writes at 100k (20 listeners
-// each, about 56 KB of JSON): building each status and marshalling it by
-// reflection was a sixth of the writer's CPU. TestGatewayAndPolicyStatusJSON
+// It builds no status and uses no reflection (docs/performance.md, "render
+// status: smaller chunks, Gateway and policy statuses by hand").
+// TestGatewayAndPolicyStatusJSON
 // holds this to json.Marshal on every Gateway of every input of the
 // repository.
 func appendGatewayResultStatusJSON(b []byte, g *analyze.GatewayResult) []byte {

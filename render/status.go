@@ -157,10 +157,9 @@ func StatusItems(res *analyze.Result) ([]map[string]any, error) {
 // statusChunk is how many objects a core renders at a time at most: output
 // is written in chunks, in order, as soon as each is rendered and every chunk
 // before it is written. statusChunkBytes bounds a chunk's output as
-// statusObject.estimate guesses it: a Gateway of 20 listeners is about 60 KB
-// of JSON, so 32 of them made every slot's buffer grow to 2 MB, 45 MB
-// allocated and faulted in at 100k (a tenth of the writer's CPU in growslice)
-// while a chunk of routes is about 100 KB.
+// statusObject.estimate guesses it, so that each slot's buffer stays about
+// that size whatever the objects (a Gateway of 20 listeners is about 60 KB of
+// JSON, a route about 3 KB).
 const (
 	statusChunk      = 32
 	statusChunkBytes = 128 << 10

@@ -95,7 +95,8 @@ type seenName struct {
 
 // RowsWhere are the rows of the table for which keepPort (of their port) and
 // keep are true, in the order of Rows, each decided as Rows decides it; the
-// others are not decided. Both are called on every core at once. Rows decided here are not kept: Rows and
+// others are not decided. Both are called on every core at once, so they
+// must be safe for concurrent use. Rows decided here are not kept: Rows and
 // Port.Rows decide every row again. A diff decides only the requests that two
 // tables may decide differently (SameDecision).
 func (t *Table) RowsWhere(keepPort func(p *Port) bool, keep func(p *Port, req Request) bool) []*Row {

@@ -20,12 +20,13 @@ import (
 //   - pointers: the pointee of a pointer to a scalar seen recently, by plan
 //     and value: the *Group, *Kind, *Namespace, *SectionName and *PortNumber
 //     of every reference to the same thing are one allocation;
-//   - maps: the map[string]string of a short object seen recently, by its
-//     JSON text: the labels, annotations or selector that many objects
-//     write alike (app: web) are one map. A small Go map takes about 350
-//     bytes (one 8-slot group of 288 and its header) however few its
-//     entries: the 16,357 labels maps of the generated 100k-route file were
-//     10 MB of its model.
+//   - maps: every map[string]string of a short object seen recently, by its
+//     JSON text (labels, annotations, a Service's selector, a ConfigMap's
+//     data): those that many objects write alike (app: web) are one map. A
+//     small Go map takes about 350 bytes (one 8-slot group of 288 and its
+//     header) however few its entries. A decoder keeps its last maps
+//     (mapSlots of them) while it lives, so a load's objects may share a map
+//     with an earlier load's.
 //
 // Strings are never changed, so sharing them is safe. A shared pointee or
 // map is safe only because nothing writes through a pointer or a map of the
