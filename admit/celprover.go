@@ -56,6 +56,25 @@ func newCELProver(s *schema.Structural) *celProver {
 	return &celProver{root: root}
 }
 
+// propertyDeclType is the CEL type cel.NewValidator gives the property name
+// (schema prop) of a node of type declType: the field's type when the name
+// escapes to a CEL field name, else the property's own schema type; false
+// when it has none, and the validator leaves the property out.
+func propertyDeclType(declType *apiservercel.DeclType, name string, prop *schema.Structural) (*apiservercel.DeclType, bool) {
+	if escaped, ok := apiservercel.Escape(name); ok {
+		if declType == nil {
+			return nil, false
+		}
+		f, ok := declType.Fields[escaped]
+		if !ok {
+			return nil, false
+		}
+		return f.Type, true
+	}
+	t := model.SchemaDeclType(prop, prop.XEmbeddedResource)
+	return t, t != nil
+}
+
 // proverTree mirrors cel.NewValidator's tree: the same nodes, the same CEL
 // declaration types, compiled the same way.
 func proverTree(s *schema.Structural, declType *apiservercel.DeclType) (*proverNode, bool) {
@@ -80,18 +99,9 @@ func proverTree(s *schema.Structural, declType *apiservercel.DeclType) (*proverN
 	}
 	for name := range s.Properties {
 		prop := s.Properties[name]
-		var fieldType *apiservercel.DeclType
-		if escaped, ok := apiservercel.Escape(name); ok {
-			if declType == nil {
-				continue
-			}
-			f, ok := declType.Fields[escaped]
-			if !ok {
-				continue // the validator leaves fields of unknown type out too
-			}
-			fieldType = f.Type
-		} else if fieldType = model.SchemaDeclType(&prop, prop.XEmbeddedResource); fieldType == nil {
-			continue
+		fieldType, ok := propertyDeclType(declType, name, &prop)
+		if !ok {
+			continue // the validator leaves fields of unknown type out too
 		}
 		child, ok := proverTree(&prop, fieldType)
 		if !ok {

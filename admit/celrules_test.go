@@ -24,6 +24,26 @@ import (
 // estimate and program, and the same fastRule.
 func TestLazyRulesAreTheEagerOnes(t *testing.T) {
 	rules := 0
+	eachServedVersion(t, func(where string, v *servedVersion) {
+		if !v.hasRules {
+			return
+		}
+		if v.prover == nil {
+			t.Fatalf("%s: rules, and no prover", where)
+		}
+		rules += compareEagerRules(t, where, v.structural, model.SchemaDeclType(v.structural, true), v.prover.root)
+	})
+	if rules == 0 {
+		t.Fatal("no rule compared")
+	}
+	t.Logf("%d rules compared", rules)
+}
+
+// eachServedVersion compiles every served version of every built-in CRD of
+// both channels and calls f with it and where it is ("Standard
+// HTTPRoute/v1").
+func eachServedVersion(t *testing.T, f func(where string, v *servedVersion)) {
+	t.Helper()
 	for _, ch := range []Channel{Standard, Experimental} {
 		crds, err := Builtin(ch)
 		if err != nil {
@@ -42,21 +62,10 @@ func TestLazyRulesAreTheEagerOnes(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				where := fmt.Sprintf("%s %s/%s", ch, def.Spec.Names.Kind, ver.Name)
-				if !v.hasRules {
-					continue
-				}
-				if v.prover == nil {
-					t.Fatalf("%s: rules, and no prover", where)
-				}
-				rules += compareEagerRules(t, where, v.structural, model.SchemaDeclType(v.structural, true), v.prover.root)
+				f(fmt.Sprintf("%s %s/%s", ch, def.Spec.Names.Kind, ver.Name), v)
 			}
 		}
 	}
-	if rules == 0 {
-		t.Fatal("no rule compared")
-	}
-	t.Logf("%d rules compared", rules)
 }
 
 // compareEagerRules compiles the rules of s and of every node under it as
@@ -134,17 +143,8 @@ func compareEagerRules(t *testing.T, where string, s *schema.Structural, declTyp
 	}
 	for name := range s.Properties {
 		prop := s.Properties[name]
-		var fieldType *apiservercel.DeclType
-		if escaped, ok := apiservercel.Escape(name); ok {
-			if declType == nil {
-				continue
-			}
-			f, ok := declType.Fields[escaped]
-			if !ok {
-				continue
-			}
-			fieldType = f.Type
-		} else if fieldType = model.SchemaDeclType(&prop, prop.XEmbeddedResource); fieldType == nil {
+		fieldType, ok := propertyDeclType(declType, name, &prop)
+		if !ok {
 			continue
 		}
 		n += compareEagerRules(t, where+"."+name, &prop, fieldType, child(name))

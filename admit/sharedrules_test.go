@@ -41,17 +41,8 @@ func TestSharedRulesAreTheNodesOwn(t *testing.T) {
 		}
 		for name := range s.Properties {
 			prop := s.Properties[name]
-			var fieldType *apiservercel.DeclType
-			if escaped, ok := apiservercel.Escape(name); ok {
-				if declType == nil {
-					continue
-				}
-				f, ok := declType.Fields[escaped]
-				if !ok {
-					continue
-				}
-				fieldType = f.Type
-			} else if fieldType = model.SchemaDeclType(&prop, prop.XEmbeddedResource); fieldType == nil {
+			fieldType, ok := propertyDeclType(declType, name, &prop)
+			if !ok {
 				continue
 			}
 			walk(where+"."+name, &prop, fieldType, n.properties[name])
@@ -60,31 +51,11 @@ func TestSharedRulesAreTheNodesOwn(t *testing.T) {
 			walk(where+"{}", s.AdditionalProperties.Structural, elemType, n.additional)
 		}
 	}
-	for _, ch := range []Channel{Standard, Experimental} {
-		crds, err := Builtin(ch)
-		if err != nil {
-			t.Fatal(err)
+	eachServedVersion(t, func(where string, v *servedVersion) {
+		if v.prover != nil && v.shortcut != nil {
+			walk(where, v.structural, model.SchemaDeclType(v.structural, true), v.prover.root)
 		}
-		defs, err := crds.Definitions()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, def := range defs {
-			for _, ver := range def.Spec.Versions {
-				if !ver.Served {
-					continue
-				}
-				v, err := compileVersion(def, ver.Name)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if v.prover == nil || v.shortcut == nil {
-					continue
-				}
-				walk(fmt.Sprintf("%s %s/%s", ch, def.Spec.Names.Kind, ver.Name), v.structural, model.SchemaDeclType(v.structural, true), v.prover.root)
-			}
-		}
-	}
+	})
 	shared, rules := 0, 0
 	for r, hs := range held {
 		if len(hs) < 2 {

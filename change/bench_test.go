@@ -25,24 +25,7 @@ func BenchmarkCompare(b *testing.B) {
 			if why := generate.SkipReason(size); why != "" {
 				b.Skip(why)
 			}
-			in, err := generate.Load(dir, size.Name, size.Config)
-			if err != nil {
-				b.Fatal(err)
-			}
-			data, err := os.ReadFile(in.Path)
-			if err != nil {
-				b.Fatal(err)
-			}
-			headPath := filepath.Join(dir, size.Name+"-head.yaml")
-			if err := os.WriteFile(headPath, generate.Mutated(data), 0o644); err != nil {
-				b.Fatal(err)
-			}
-			headModel, err := load.Files(load.FileOptions{Filenames: []string{headPath}})
-			if err != nil {
-				b.Fatal(err)
-			}
-			opts := analyze.Options{Now: now}
-			base, head := analyze.Analyze(in.Model, opts), analyze.Analyze(headModel, opts)
+			base, head := mutatedPair(b, dir, size)
 			changes := change.Compare(base, head, change.Options{Now: now, WarnExpiry: warnExpiry}).Summary().Changes
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -70,24 +53,7 @@ func BenchmarkCompareSkipping(b *testing.B) {
 			if why := generate.SkipReason(size); why != "" {
 				b.Skip(why)
 			}
-			in, err := generate.Load(dir, size.Name, size.Config)
-			if err != nil {
-				b.Fatal(err)
-			}
-			data, err := os.ReadFile(in.Path)
-			if err != nil {
-				b.Fatal(err)
-			}
-			headPath := filepath.Join(dir, size.Name+"-head.yaml")
-			if err := os.WriteFile(headPath, generate.Mutated(data), 0o644); err != nil {
-				b.Fatal(err)
-			}
-			headModel, err := load.Files(load.FileOptions{Filenames: []string{headPath}})
-			if err != nil {
-				b.Fatal(err)
-			}
-			opts := analyze.Options{Now: now}
-			base, head := analyze.Analyze(in.Model, opts), analyze.Analyze(headModel, opts)
+			base, head := mutatedPair(b, dir, size)
 			copts := change.Options{Now: now, WarnExpiry: warnExpiry}
 			var all, skipping time.Duration
 			b.ResetTimer()
@@ -104,4 +70,28 @@ func BenchmarkCompareSkipping(b *testing.B) {
 			b.ReportMetric(float64(skipping)/float64(all), "x-all")
 		})
 	}
+}
+
+// mutatedPair analyzes the generated configuration of size and its copy
+// after a change (generate.Mutated), written in dir.
+func mutatedPair(b *testing.B, dir string, size generate.Size) (base, head *analyze.Result) {
+	b.Helper()
+	in, err := generate.Load(dir, size.Name, size.Config)
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, err := os.ReadFile(in.Path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	headPath := filepath.Join(dir, size.Name+"-head.yaml")
+	if err := os.WriteFile(headPath, generate.Mutated(data), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	headModel, err := load.Files(load.FileOptions{Filenames: []string{headPath}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := analyze.Options{Now: now}
+	return analyze.Analyze(in.Model, opts), analyze.Analyze(headModel, opts)
 }

@@ -23,11 +23,7 @@ func appendGatewayResultStatusJSON(b []byte, g *analyze.GatewayResult) []byte {
 				b = append(b, ',')
 			}
 			b = append(b, '{')
-			if a.Type != nil {
-				b = append(b, `"type":`...)
-				b = appendJSONString(b, string(*a.Type))
-				b = append(b, ',')
-			}
+			b = appendOptionalJSONField(b, "type", a.Type)
 			b = append(b, `"value":`...)
 			b = appendJSONString(b, a.Value)
 			b = append(b, '}')
@@ -61,11 +57,7 @@ func appendGatewayResultStatusJSON(b []byte, g *analyze.GatewayResult) []byte {
 						b = append(b, ',')
 					}
 					b = append(b, '{')
-					if k.Group != nil {
-						b = append(b, `"group":`...)
-						b = appendJSONString(b, string(*k.Group))
-						b = append(b, ',')
-					}
+					b = appendOptionalJSONField(b, "group", k.Group)
 					b = append(b, `"kind":`...)
 					b = appendJSONString(b, string(k.Kind))
 					b = append(b, '}')

@@ -59,23 +59,24 @@ func appendRouteResultStatusJSON(b []byte, rr *analyze.RouteResult) []byte {
 	return append(b, "]}"...)
 }
 
+// appendOptionalJSONField appends `"key":"value",` when v is set: a string
+// field with omitempty that a required field follows.
+func appendOptionalJSONField[S ~string](b []byte, key string, v *S) []byte {
+	if v == nil {
+		return b
+	}
+	b = append(b, '"')
+	b = append(b, key...)
+	b = append(b, `":`...)
+	b = appendJSONString(b, string(*v))
+	return append(b, ',')
+}
+
 func appendParentRefJSON(b []byte, r gwv1.ParentReference) []byte {
 	b = append(b, '{')
-	if r.Group != nil {
-		b = append(b, `"group":`...)
-		b = appendJSONString(b, string(*r.Group))
-		b = append(b, ',')
-	}
-	if r.Kind != nil {
-		b = append(b, `"kind":`...)
-		b = appendJSONString(b, string(*r.Kind))
-		b = append(b, ',')
-	}
-	if r.Namespace != nil {
-		b = append(b, `"namespace":`...)
-		b = appendJSONString(b, string(*r.Namespace))
-		b = append(b, ',')
-	}
+	b = appendOptionalJSONField(b, "group", r.Group)
+	b = appendOptionalJSONField(b, "kind", r.Kind)
+	b = appendOptionalJSONField(b, "namespace", r.Namespace)
 	b = append(b, `"name":`...)
 	b = appendJSONString(b, string(r.Name))
 	if r.SectionName != nil {

@@ -5,6 +5,7 @@ import (
 	"crypto/x509"
 	"encoding/binary"
 	"encoding/json"
+	"slices"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/cores"
@@ -111,18 +112,9 @@ func SameDecision(a, b *Digests, gateway model.NamespacedName, port int32, req R
 }
 
 // taker is the index in Listeners of the listener that takes the request
-// (listenerFor, after Decide's defaulting of Host), -1 when none does.
+// (listenerFor, as Decide chooses it), -1 when none does.
 func (p *Port) taker(req Request) int {
-	if req.Host == "" {
-		req.Host = req.SNI
-	}
-	l := p.listenerFor(req)
-	for i, pl := range p.Listeners {
-		if pl == l {
-			return i
-		}
-	}
-	return -1
+	return slices.Index(p.Listeners, p.listenerFor(req))
 }
 
 // digester writes a port's inputs into a buffer and hashes it. Certificates
