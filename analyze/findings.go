@@ -156,7 +156,7 @@ func (e *engine) findings() {
 	}, func() {
 		e.otherFindings(&rest)
 	})
-	routes := e.routeFindings
+	routes := append(e.routeFindings, e.crossFindings)
 	n := parents.n + lints.n + rest.n
 	for _, part := range routes {
 		n += part.n
@@ -251,8 +251,7 @@ func (e *engine) ownRouteFindings(fl *findingList, rr *RouteResult) {
 	}
 	for _, p := range rr.Parents {
 		if p.rejected != nil {
-			field := fmt.Sprintf("spec.parentRefs[%d]", p.Index)
-			fl.add(*p.rejected, ref, e.referrerSource(ref, field, r.Source), field)
+			e.rejectedFinding(fl, p)
 		}
 	}
 	// One finding per reference that does not resolve, at its field; the
@@ -274,6 +273,15 @@ func (e *engine) ownRouteFindings(fl *findingList, rr *RouteResult) {
 				groupKindString(string(x.Ref.Group), string(x.Ref.Kind)), r.ObjectMeta.Namespace, x.Ref.Name, x.Unverified), ""), ref, r.Source, x.Field())
 		}
 	}
+}
+
+// rejectedFinding is the finding of a parentRef its parent rejects, at the
+// parentRef.
+func (e *engine) rejectedFinding(fl *findingList, p *ParentResult) {
+	r := p.Route.Route
+	ref := routeRef(r)
+	field := fmt.Sprintf("spec.parentRefs[%d]", p.Index)
+	fl.add(*p.rejected, ref, e.referrerSource(ref, field, r.Source), field)
 }
 
 // backendFindings are the findings of one backendRef (or mirror) of a route

@@ -96,6 +96,7 @@ var released = []rules.ID{
 	"ocg/TrustBundleNotCA",
 	"ocg/TrustBundleNotFound",
 	"reference/External",
+	"route/Accepted/HostnameConflict",
 	"route/Accepted/NoMatchingListenerHostname",
 	"route/Accepted/NoMatchingParent",
 	"route/Accepted/NotAllowedByListeners",
@@ -254,7 +255,7 @@ func TestMatch(t *testing.T) {
 	}{
 		{name: "an ID matches itself", pattern: "load/Unreadable", want: []rules.ID{"load/Unreadable"}},
 		{name: "a family", pattern: "certificate/*", contains: "certificate/WeakKey", count: 11},
-		{name: "a star crosses slashes", pattern: "route/*", contains: "route/Accepted/NoMatchingParent", count: 10},
+		{name: "a star crosses slashes", pattern: "route/*", contains: "route/Accepted/NoMatchingParent", count: 11},
 		{name: "a condition type across objects", pattern: "*/ResolvedRefs/*", contains: "gateway/ResolvedRefs/RefNotPermitted", count: 13},
 		{name: "a reason across objects", pattern: "*/RefNotPermitted", contains: "listener/ResolvedRefs/RefNotPermitted", count: 3},
 		{name: "star in the middle", pattern: "listener/*Conflict", contains: "listener/Accepted/ProtocolConflict", count: 2},
