@@ -107,6 +107,12 @@ func (e *engine) crossServing(listeners []*ListenerResult) {
 		for _, p := range x.chosen {
 			if len(p.Attachments) > 0 {
 				o.Counted = true
+				stays := make([]*ListenerResult, len(p.Attachments))
+				for i, a := range p.Attachments {
+					stays[i] = a.Listener
+				}
+				e.crossFindings.add(rules.RouteHostnameConflictOnListener.Problem(msg+"; the parentRef stays accepted through listeners "+listenerNames(stays), fix),
+					routeRef(r), e.referrerSource(routeRef(r), parentField(p), r.Source), parentField(p))
 			} else if p.rejected == nil {
 				p.rejected = problemOf(rules.RouteAcceptedHostnameConflict, msg, fix)
 				e.rejectedFinding(&e.crossFindings, p)

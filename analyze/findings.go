@@ -280,9 +280,12 @@ func (e *engine) ownRouteFindings(fl *findingList, rr *RouteResult) {
 func (e *engine) rejectedFinding(fl *findingList, p *ParentResult) {
 	r := p.Route.Route
 	ref := routeRef(r)
-	field := fmt.Sprintf("spec.parentRefs[%d]", p.Index)
+	field := parentField(p)
 	fl.add(*p.rejected, ref, e.referrerSource(ref, field, r.Source), field)
 }
+
+// parentField is the parentRef's field in its route.
+func parentField(p *ParentResult) string { return fmt.Sprintf("spec.parentRefs[%d]", p.Index) }
 
 // backendFindings are the findings of one backendRef (or mirror) of a route
 // at field.

@@ -192,7 +192,7 @@ var (
 		"an HTTPRoute and a GRPCRoute attach to one listener with hostnames that intersect there, and the other route is older (creation time, then namespace/name): "+
 			"the listener \"MUST accept exactly one of these two routes\", and the other \"MUST raise an 'Accepted' condition with a status of 'False'\". "+
 			"A route with no hostnames serves every hostname of the listener. The route is refused on that listener only: its parentRef is Accepted=False when it is refused on every listener it selects, "+
-			"and stays accepted through the listeners that take it otherwise (it then still counts in the refusing listener's attachedRoutes). "+
+			"and stays accepted through the listeners that take it otherwise (it then still counts in the refusing listener's attachedRoutes, and route/HostnameConflictOnListener warns). "+
 			"Two routes of one creation time and one namespace/name (one of each kind) are ordered by kind, GRPCRoute first; the spec names no order for them. "+
 			"The spec names no reason either: this tool writes HostnameConflict, the Gateway API's reason for the listener conflict of the same kind and the one implementations write, and a controller's other reason for it is compared by status only",
 		"Serve gRPC on a hostname of its own (grpc.example.com), attach the two routes to different listeners, or serve the hostname with one route kind.",

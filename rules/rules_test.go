@@ -102,6 +102,7 @@ var released = []rules.ID{
 	"route/Accepted/NotAllowedByListeners",
 	"route/Accepted/UnsupportedValue",
 	"route/BackendPortNotFound",
+	"route/HostnameConflictOnListener",
 	"route/NoParentRefs",
 	"route/ResolvedRefs/BackendNotFound",
 	"route/ResolvedRefs/InvalidKind",
@@ -255,7 +256,7 @@ func TestMatch(t *testing.T) {
 	}{
 		{name: "an ID matches itself", pattern: "load/Unreadable", want: []rules.ID{"load/Unreadable"}},
 		{name: "a family", pattern: "certificate/*", contains: "certificate/WeakKey", count: 11},
-		{name: "a star crosses slashes", pattern: "route/*", contains: "route/Accepted/NoMatchingParent", count: 11},
+		{name: "a star crosses slashes", pattern: "route/*", contains: "route/Accepted/NoMatchingParent", count: 12},
 		{name: "a condition type across objects", pattern: "*/ResolvedRefs/*", contains: "gateway/ResolvedRefs/RefNotPermitted", count: 13},
 		{name: "a reason across objects", pattern: "*/RefNotPermitted", contains: "listener/ResolvedRefs/RefNotPermitted", count: 3},
 		{name: "star in the middle", pattern: "listener/*Conflict", contains: "listener/Accepted/ProtocolConflict", count: 2},
