@@ -23,6 +23,9 @@ type engine struct {
 	// routeFindings are the routes' own findings, one list per range of routes
 	// the route step decided.
 	routeFindings []findingList
+	// crossFindings are the findings of parentRefs the cross-serving rule
+	// rejected after their routes' own findings were collected.
+	crossFindings findingList
 	// targeted are the Services some BackendTLSPolicy targets, and
 	// policyTargets the policies by target, in precedence order
 	// (policyDecisions): resolving a backend reads them.

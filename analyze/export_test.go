@@ -16,3 +16,6 @@ func SetSelectorBudget(n int) int {
 	selectorBudget = n
 	return old
 }
+
+// JoinedCompare is joinedCompare, for its test.
+var JoinedCompare = joinedCompare

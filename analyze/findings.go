@@ -156,7 +156,7 @@ func (e *engine) findings() {
 	}, func() {
 		e.otherFindings(&rest)
 	})
-	routes := e.routeFindings
+	routes := append(e.routeFindings, e.crossFindings)
 	n := parents.n + lints.n + rest.n
 	for _, part := range routes {
 		n += part.n
@@ -251,8 +251,7 @@ func (e *engine) ownRouteFindings(fl *findingList, rr *RouteResult) {
 	}
 	for _, p := range rr.Parents {
 		if p.rejected != nil {
-			field := fmt.Sprintf("spec.parentRefs[%d]", p.Index)
-			fl.add(*p.rejected, ref, e.referrerSource(ref, field, r.Source), field)
+			e.rejectedFinding(fl, p)
 		}
 	}
 	// One finding per reference that does not resolve, at its field; the
@@ -275,6 +274,18 @@ func (e *engine) ownRouteFindings(fl *findingList, rr *RouteResult) {
 		}
 	}
 }
+
+// rejectedFinding is the finding of a parentRef its parent rejects, at the
+// parentRef.
+func (e *engine) rejectedFinding(fl *findingList, p *ParentResult) {
+	r := p.Route.Route
+	ref := routeRef(r)
+	field := parentField(p)
+	fl.add(*p.rejected, ref, e.referrerSource(ref, field, r.Source), field)
+}
+
+// parentField is the parentRef's field in its route.
+func parentField(p *ParentResult) string { return fmt.Sprintf("spec.parentRefs[%d]", p.Index) }
 
 // backendFindings are the findings of one backendRef (or mirror) of a route
 // at field.

@@ -138,7 +138,11 @@ type ListenerResult struct {
 	Attachments    []*Attachment
 	// Inactive are routes accepted through other listeners that this listener
 	// would take if it were accepted; they count in attachedRoutes only.
-	Inactive   []*RouteResult
+	Inactive []*RouteResult
+	// Outranked are routes the listener refuses because it took a route of
+	// the other kind with intersecting hostnames first (HTTPRoute and
+	// GRPCRoute, rules.RouteAcceptedHostnameConflict); nil on most listeners.
+	Outranked  []Outranked
 	Conditions []Condition
 	Trace      []Step
 	// Certificates are the resolved certificateRefs, in order (TLS terminate only).
@@ -208,8 +212,19 @@ func (l *ListenerResult) TLSMode() gwv1.TLSModeType {
 // listener would take count even while the listener itself is not accepted
 // (ListenerStatus.AttachedRoutes: "the AttachedRoutes field count MUST be set for
 // Listeners, even if the Accepted condition of an individual Listener is set to
-// False"); only Attachments carry traffic.
-func (l *ListenerResult) AttachedRoutes() int32 { return int32(len(l.Attachments) + len(l.Inactive)) }
+// False"), and so do routes it refuses under the cross-serving rule that stay
+// accepted through another listener of the parentRef ("the number of Routes
+// with the Accepted condition set to True that have been attached"); only
+// Attachments carry traffic.
+func (l *ListenerResult) AttachedRoutes() int32 {
+	n := len(l.Attachments) + len(l.Inactive)
+	for _, o := range l.Outranked {
+		if o.Counted {
+			n++
+		}
+	}
+	return int32(n)
+}
 
 // RouteResult is the decision about one route, per parentRef.
 type RouteResult struct {

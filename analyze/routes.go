@@ -81,6 +81,7 @@ func (e *engine) routes() {
 			}
 		})
 	}
+	e.crossServing(listeners)
 	e.res.Routes = results
 	if n := len(routes) - budget.kept; n > 0 {
 		e.res.Bounded = &WorkBound{Limit: budget.limit, Needed: budget.needed, Skipped: n}

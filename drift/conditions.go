@@ -19,7 +19,7 @@ func compareConditions(k entryKind, written []metav1.Condition, computed []analy
 	for i := range computed {
 		c := &computed[i]
 		w := findWritten(written, c.Type)
-		out = append(out, Condition{Type: c.Type, Written: w, Computed: c, Verdict: verdict(w, c)})
+		out = append(out, Condition{Type: c.Type, Written: w, Computed: c, Verdict: verdict(k, w, c)})
 	}
 	for i := range written {
 		w := &written[i]
@@ -55,7 +55,7 @@ func seen(cs []Condition, t string) bool {
 func conditionsDiffer(k entryKind, written []metav1.Condition, computed []analyze.Condition) bool {
 	for i := range computed {
 		c := &computed[i]
-		if verdictOf(findWritten(written, c.Type), c.Type, c.Status, c.Reason) == Differs {
+		if verdictOf(k, findWritten(written, c.Type), c.Type, c.Status, c.Reason) == Differs {
 			return true
 		}
 	}
@@ -67,14 +67,19 @@ func conditionsDiffer(k entryKind, written []metav1.Condition, computed []analyz
 	return false
 }
 
-// verdict compares a written condition (nil: not written) with the spec's.
-func verdict(w *metav1.Condition, c *analyze.Condition) Verdict {
-	return verdictOf(w, c.Type, c.Status, c.Reason)
+// verdict compares a written condition (nil: not written) of an entry of
+// kind k with the spec's.
+func verdict(k entryKind, w *metav1.Condition, c *analyze.Condition) Verdict {
+	return verdictOf(k, w, c.Type, c.Status, c.Reason)
 }
 
-// verdictOf compares a written condition (nil: not written) with the spec's
-// condition of type t, status and reason.
-func verdictOf(w *metav1.Condition, t string, status metav1.ConditionStatus, reason string) Verdict {
+// verdictOf compares a written condition (nil: not written) of an entry of
+// kind k with the spec's condition of type t, status and reason. Reasons are
+// compared when both are the Gateway API's and the spec's is one the Gateway
+// API gives this kind of entry: where the spec requires a status and names no
+// reason (route/Accepted/HostnameConflict), any reason the controller writes
+// with that status agrees.
+func verdictOf(k entryKind, w *metav1.Condition, t string, status metav1.ConditionStatus, reason string) Verdict {
 	if w == nil {
 		if healthy(t, status) {
 			return NotWritten
@@ -90,7 +95,7 @@ func verdictOf(w *metav1.Condition, t string, status metav1.ConditionStatus, rea
 	switch {
 	case w.Reason == reason:
 		return Same
-	case inVocabulary(w.Reason):
+	case inVocabulary(w.Reason) && citation(k, reason) != "":
 		return Differs
 	}
 	return StatusOnly

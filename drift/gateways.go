@@ -135,6 +135,11 @@ func attachedRoutes(l *analyze.ListenerResult) string {
 	for _, rr := range l.Inactive {
 		names = append(names, rr.Route.Kind+" "+rr.Route.Key().String())
 	}
+	for _, o := range l.Outranked {
+		if o.Counted {
+			names = append(names, o.Route.Route.Kind+" "+o.Route.Route.Key().String())
+		}
+	}
 	switch {
 	case len(names) == 0:
 		return "no route attaches"

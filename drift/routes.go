@@ -95,8 +95,8 @@ func parentAgrees(written []metav1.Condition, p *analyze.ParentResult, resolved 
 		return true
 	}
 	t := string(gwv1.RouteConditionAccepted)
-	return verdictOf(findWritten(written, t), t, status, reason) != Differs &&
-		verdictOf(findWritten(written, resolved.Type), resolved.Type, resolved.Status, resolved.Reason) != Differs
+	return verdictOf(routeParentEntry, findWritten(written, t), t, status, reason) != Differs &&
+		verdictOf(routeParentEntry, findWritten(written, resolved.Type), resolved.Type, resolved.Status, resolved.Reason) != Differs
 }
 
 // parentNotCompared says why a parent's entry is not compared, or "": its

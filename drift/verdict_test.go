@@ -39,10 +39,17 @@ func TestVerdict(t *testing.T) {
 		{"Accepted=False, Pending is not the data plane's", written(accepted, "False", "Pending"), computed(accepted, "True", "Accepted"), Differs},
 		{"a healthy condition not written", nil, computed(string(gwv1.ListenerConditionConflicted), "False", "NoConflicts"), NotWritten},
 		{"an unhealthy condition not written", nil, computed(accepted, "False", "NotAllowedByListeners"), Differs},
+		// GRPCRouteSpec.Hostnames requires Accepted=False of the route it refuses and names no reason.
+		{"a reason the spec does not name for the entry: any reason of that status agrees", written(accepted, "False", "NoMatchingParent"),
+			computed(accepted, "False", string(rules.RouteAcceptedHostnameConflict.Condition.Reason)), StatusOnly},
+		{"a reason the spec does not name for the entry, another status", written(accepted, "True", "Accepted"),
+			computed(accepted, "False", string(rules.RouteAcceptedHostnameConflict.Condition.Reason)), Differs},
 	}
+	// The entry each condition type of the table is on.
+	kinds := map[string]entryKind{accepted: routeParentEntry, programmed: gatewayEntry, string(gwv1.ListenerConditionConflicted): listenerEntry}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := verdict(tt.w, tt.c); got != tt.want {
+			if got := verdict(kinds[tt.c.Type], tt.w, tt.c); got != tt.want {
 				t.Errorf("verdict = %s, want %s", got, tt.want)
 			}
 		})

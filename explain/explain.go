@@ -15,6 +15,7 @@ import (
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
 	"github.com/kubectl-gwtls/kubectl-gwtls/drift"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
+	"github.com/kubectl-gwtls/kubectl-gwtls/rules"
 )
 
 // Explanation is the decision trace of one object.
@@ -431,6 +432,16 @@ func listener(l *analyze.ListenerResult) Section {
 		r := rr.Route
 		sec.Steps = append(sec.Steps, Step{Step: analyze.Step{Rule: "attached", Passed: false,
 			Detail: fmt.Sprintf("%s %s would attach (counted in attachedRoutes) but the listener is not accepted", r.Kind, model.NameOf(&r.ObjectMeta))}})
+	}
+	for _, o := range l.Outranked {
+		r, w := o.Route.Route, o.By.Route.Route
+		counted := "not counted in attachedRoutes"
+		if o.Counted {
+			counted = "counted in attachedRoutes: accepted through another listener"
+		}
+		sec.Steps = append(sec.Steps, Step{Step: analyze.Step{Rule: "attached", Passed: false,
+			Detail: fmt.Sprintf("%s %s refused: %s %s serves intersecting hostnames here and comes first (%s, %s)",
+				r.Kind, model.NameOf(&r.ObjectMeta), w.Kind, model.NameOf(&w.ObjectMeta), rules.RouteAcceptedHostnameConflict.ID, counted)}})
 	}
 	return sec
 }

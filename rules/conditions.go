@@ -160,6 +160,12 @@ var (
 		gep1713("Listener and ListenerSet Conflicts"))
 )
 
+// routeReasonHostnameConflict is the reason of RouteAcceptedHostnameConflict.
+// GRPCRouteSpec.Hostnames requires Accepted=False and names no reason; the
+// Gateway API's reason for the listener conflict of the same kind is this
+// one, and implementations write it (Traefik's routeReasonHostnameConflict).
+var routeReasonHostnameConflict = gwv1.RouteConditionReason(gwv1.ListenerReasonHostnameConflict)
+
 // Routes: HTTPRoute, GRPCRoute, TLSRoute, TCPRoute, UDPRoute, per parentRef.
 var (
 	RouteAcceptedNoMatchingParent = condition("route", gwv1.RouteConditionAccepted, gwv1.RouteReasonNoMatchingParent,
@@ -182,6 +188,16 @@ var (
 		"Use DNS names in spec.hostnames; a wildcard only as the whole leftmost label (*.example.com).",
 		gatewayAPI("shared_types.go: RouteReasonUnsupportedValue, Hostname"),
 		hostnames("Hostname wildcards"))
+	RouteAcceptedHostnameConflict = condition("route", gwv1.RouteConditionAccepted, routeReasonHostnameConflict,
+		"an HTTPRoute and a GRPCRoute attach to one listener with hostnames that intersect there, and the other route is older (creation time, then namespace/name): "+
+			"the listener \"MUST accept exactly one of these two routes\", and the other \"MUST raise an 'Accepted' condition with a status of 'False'\". "+
+			"A route with no hostnames serves every hostname of the listener. The route is refused on that listener only: its parentRef is Accepted=False when it is refused on every listener it selects, "+
+			"and stays accepted through the listeners that take it otherwise (it then still counts in the refusing listener's attachedRoutes, and route/HostnameConflictOnListener warns). "+
+			"Two routes of one creation time and one namespace/name (one of each kind) are ordered by kind, GRPCRoute first; the spec names no order for them. "+
+			"The spec names no reason either: this tool writes HostnameConflict, the Gateway API's reason for the listener conflict of the same kind and the one implementations write, and a controller's other reason for it is compared by status only",
+		"Serve gRPC on a hostname of its own (grpc.example.com), attach the two routes to different listeners, or serve the hostname with one route kind.",
+		gatewayAPI("grpcroute_types.go: GRPCRouteSpec.Hostnames (an HTTPRoute and a GRPCRoute on one listener with intersecting hostnames)"),
+		gatewayAPI("gateway_types.go: ListenerStatus.AttachedRoutes"))
 	RouteResolvedRefsInvalidKind = condition("route", gwv1.RouteConditionResolvedRefs, gwv1.RouteReasonInvalidKind,
 		"a backendRef, a RequestMirror filter's backendRef, or an ExtensionRef filter names a kind the implementation does not know. "+
 			"Backends may be core Services and, for HTTPRoute, GRPCRoute and TLSRoute, multicluster.x-k8s.io ServiceImports (\"Support: Extended for Kubernetes ServiceImport\"); mirrors may be Services. "+

@@ -23,6 +23,18 @@ var (
 		Spec:     []Spec{gatewayAPI("shared_types.go: CommonRouteSpec.ParentRefs")},
 	})
 
+	RouteHostnameConflictOnListener = register(&Rule{
+		ID:       "route/HostnameConflictOnListener",
+		Severity: Warning,
+		Summary:  "A listener refuses the route for an older route of the other kind with intersecting hostnames; the parentRef stays accepted through its other listeners.",
+		Help: "Of an HTTPRoute and a GRPCRoute whose hostnames intersect on one listener, the listener accepts only the older one (then the first by namespace/name). " +
+			"When the refused route's parentRef still attaches to other listeners, it stays Accepted=True through them and counts in the refusing listener's attachedRoutes, " +
+			"but the refusing listener does not serve it: requests for the shared hostnames there reach the other route. " +
+			"When the parentRef is refused on every listener it selects, route/Accepted/HostnameConflict reports it instead.",
+		Fix:  "Serve gRPC on a hostname of its own, attach the route to the listeners that should serve it (sectionName), or serve the hostname with one route kind.",
+		Spec: []Spec{gatewayAPI("grpcroute_types.go: GRPCRouteSpec.Hostnames (an HTTPRoute and a GRPCRoute on one listener with intersecting hostnames)")},
+	})
+
 	RouteBackendPortNotFound = register(&Rule{
 		ID:       "route/BackendPortNotFound",
 		Severity: Error,
