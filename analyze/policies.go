@@ -207,13 +207,12 @@ func (e *engine) backendPolicy(svc *model.Service, port *gwv1.PortNumber) (appli
 	return nil, nil
 }
 
+// policyBefore orders policies by precedence (BackendTLSPolicySpec.TargetRefs):
+// creation time (oldest first, a policy not created yet last:
+// model.CreatedOrder), then namespace/name.
 func policyBefore(a, b *model.BackendTLSPolicy) bool {
-	ta, tb := a.Obj.CreationTimestamp, b.Obj.CreationTimestamp
-	if !ta.Equal(&tb) {
-		if ta.IsZero() != tb.IsZero() {
-			return !ta.IsZero()
-		}
-		return ta.Before(&tb)
+	if c := model.CreatedOrder(&a.Obj.CreationTimestamp, &b.Obj.CreationTimestamp); c != 0 {
+		return c < 0
 	}
 	return model.NameOf(a.Obj).String() < model.NameOf(b.Obj).String()
 }
