@@ -155,12 +155,30 @@ func (e *engine) resolveBackend(br *BackendResult, r *model.Route, rule int, ref
 		var unmet *PolicyResult
 		br.Policy, unmet = e.backendPolicy(svc.obj, ref.Port)
 		if unmet != nil {
-			failWith(rules.RouteResolvedRefsNoValidCACertificate,
-				fmt.Sprintf("%s Service %s: BackendTLSPolicy %s has no usable CA certificate, so no connection to it can be verified and every request to it fails",
-					what, target, model.NameOf(unmet.Policy.Obj)),
-				fmt.Sprintf("fix the caCertificateRefs of BackendTLSPolicy %s", model.NameOf(unmet.Policy.Obj)))
+			e.policyUnmet(br, r, what, target, unmet)
 		}
 	}
+}
+
+// policyUnmet fails a backendRef whose BackendTLSPolicy the implementation
+// cannot meet (backendPolicy): the route is ResolvedRefs=False with the
+// policy's own reason, and requests to the backend fail with a 5xx, never in
+// plaintext (GEP-1897).
+func (e *engine) policyUnmet(br *BackendResult, r *model.Route, what string, target model.NamespacedName, unmet *PolicyResult) {
+	name := model.NameOf(unmet.Policy.Obj)
+	c := Find(unmet.Conditions, string(gwv1.PolicyConditionAccepted))
+	rule, msg, fix := rules.RouteResolvedRefsInvalid,
+		fmt.Sprintf("%s Service %s: BackendTLSPolicy %s is invalid (%s): the implementation does not fall back to plaintext, so every request to this backend fails with a 5xx",
+			what, target, name, c.Message),
+		"correct BackendTLSPolicy "+name.String()+": "+c.Fix
+	if c.Reason == string(gwv1.BackendTLSPolicyReasonNoValidCACertificate) {
+		rule, msg, fix = rules.RouteResolvedRefsNoValidCACertificate,
+			fmt.Sprintf("%s Service %s: BackendTLSPolicy %s has no usable CA certificate, so no connection to it can be verified and every request to it fails",
+				what, target, name),
+			fmt.Sprintf("fix the caCertificateRefs of BackendTLSPolicy %s", name)
+	}
+	p := failed(rule.Problem(msg, fix), r.ObjectMeta.Generation, e.now)
+	br.Problem = &p
 }
 
 // backendMissing decides a backendRef to a Service or ServiceImport that is

@@ -63,14 +63,11 @@ func (e *engine) listenerSets() {
 }
 
 // listenerSetBefore orders ListenerSets by the merge precedence of
-// ListenerSetSpec.Listeners: creation time (oldest first), then namespace/name.
+// ListenerSetSpec.Listeners: creation time (oldest first, a set not created
+// yet last: model.CreatedOrder), then namespace/name.
 func listenerSetBefore(a, b *ListenerSetResult) bool {
-	ta, tb := a.ListenerSet.Obj.CreationTimestamp, b.ListenerSet.Obj.CreationTimestamp
-	if !ta.Equal(&tb) {
-		if ta.IsZero() != tb.IsZero() {
-			return !ta.IsZero() // a set with a timestamp is older than one not yet created
-		}
-		return ta.Before(&tb)
+	if c := model.CreatedOrder(&a.ListenerSet.Obj.CreationTimestamp, &b.ListenerSet.Obj.CreationTimestamp); c != 0 {
+		return c < 0
 	}
 	return model.NameOf(a.ListenerSet.Obj).String() < model.NameOf(b.ListenerSet.Obj).String()
 }

@@ -94,6 +94,38 @@ func TestListenerSetPrecedence(t *testing.T) {
 	}
 }
 
+// ListenerSetSpec.Listeners: "ListenerSets with the oldest creation timestamp"
+// come first, then namespace/name. A ListenerSet without a creationTimestamp
+// has not been created yet and will be the newest (model.CreatedOrder): beside
+// one exported from a cluster, it is the one whose listener is conflicted.
+func TestListenerSetNotCreatedYetIsNewest(t *testing.T) {
+	gw := allowSame(gatewayDoc("{name: gw, port: 80, protocol: HTTP, hostname: g.example.com}"))
+	listener := "{name: l, port: 80, protocol: HTTP, hostname: s.example.com}"
+	for _, tc := range []struct {
+		name          string
+		sets          [][2]string // name, creationTimestamp
+		winner, loser string
+	}{
+		{"an existing set keeps its listener from a new one named before it", [][2]string{{"aa-new", ""}, {"zz-existing", "2025-01-01T00:00:00Z"}}, "zz-existing", "aa-new"},
+		{"an existing set keeps its listener from a new one named after it", [][2]string{{"zz-new", ""}, {"aa-existing", "2025-01-01T00:00:00Z"}}, "aa-existing", "zz-new"},
+		{"two new sets: namespace/name", [][2]string{{"zz", ""}, {"aa", ""}}, "aa", "zz"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			docs := []string{classDoc, gw}
+			for _, s := range tc.sets {
+				docs = append(docs, listenerSetDoc(s[0], s[1], listener))
+			}
+			res := analyzeDocs(t, analyze.Options{}, docs...)
+			for set, want := range map[string]string{tc.winner: "False/NoConflicts", tc.loser: "True/HostnameConflict"} {
+				l := listenerNamed(t, listenerSetNamed(t, res, set).Listeners, "l")
+				if got := condition(l.Conditions, "Conflicted"); got != want {
+					t.Errorf("ListenerSet %s listener l: Conflicted %s, want %s", set, got, want)
+				}
+			}
+		})
+	}
+}
+
 // GatewaySpec.Listeners: within one owner "The implementation MUST NOT pick
 // one conflicting Listener as the winner. ALL indistinct Listeners must not be
 // accepted", and a later ListenerSet listener indistinct from them is

@@ -44,7 +44,7 @@ type policyTarget struct {
 
 // policyDecisions decides every BackendTLSPolicy's conditions. It runs before
 // routes resolve their backends: a backend whose policy cannot be met does not
-// resolve (rules.RouteResolvedRefsNoValidCACertificate), and resolving a
+// resolve (rules.RouteResolvedRefsNoValidCACertificate, RouteResolvedRefsInvalid), and resolving a
 // backend records the policy that applies to it (backendPolicy). Which
 // Gateways a policy reaches needs the routes: policyAncestors, after them.
 func (e *engine) policyDecisions() {
@@ -162,12 +162,19 @@ func (e *engine) policyAncestors() {
 	}
 }
 
-// backendPolicy is the accepted policy that applies to a backend on Service
-// svc at port: one targeting the Service port's name (sectionName) wins over
-// one targeting the whole Service (GEP-1897 targetRefs with sectionName). When
-// none applies, unmet is a policy targeting the backend whose CA certificates
-// are all unusable (Accepted False, NoValidCACertificate): the implementation
-// cannot meet it, so the backend does not resolve (HTTPBackendRef).
+// backendPolicy decides the BackendTLSPolicy of a backend on Service svc at
+// port. The most specific target decides: a policy on the Service port's name
+// (sectionName) before one on the whole Service (GEP-1897 targetRefs with
+// sectionName); of the policies on one target, the one with precedence (older,
+// then first by namespace/name: BackendTLSPolicySpec.TargetRefs), the others
+// being Conflicted. If it is accepted it applies. If it is not accepted for any
+// other reason than Conflicted (Invalid, NoValidCACertificate) it is unmet: "For
+// an invalid BackendTLSPolicy, implementations MUST NOT fall back to unencrypted
+// (plaintext) connections" (GEP-1897), and the backendRef is invalid
+// (HTTPBackendRef: "a BackendTLSPolicy is present that refers to the Service,
+// and the implementation is unable to meet the requirement"). A policy with
+// precedence that is Conflicted lost on another of its targets and applies
+// nowhere, so the next target decides.
 func (e *engine) backendPolicy(svc *model.Service, port *gwv1.PortNumber) (applies, unmet *PolicyResult) {
 	k := nn{Namespace: svc.Obj.Namespace, Name: svc.Obj.Name}
 	var sections [2]policyTarget
@@ -184,25 +191,28 @@ func (e *engine) backendPolicy(svc *model.Service, port *gwv1.PortNumber) (appli
 	sections[n] = policyTarget{k, ""}
 	n++
 	for _, t := range sections[:n] {
-		for _, p := range e.policyTargets[t] {
-			switch c := Find(p.Conditions, string(gwv1.PolicyConditionAccepted)); {
-			case c.Status == metav1.ConditionTrue:
-				return p, nil
-			case c.Reason == string(gwv1.BackendTLSPolicyReasonNoValidCACertificate) && unmet == nil:
-				unmet = p
-			}
+		ps := e.policyTargets[t] // sorted by policyBefore when it holds two or more
+		if len(ps) == 0 {
+			continue
+		}
+		switch c := Find(ps[0].Conditions, string(gwv1.PolicyConditionAccepted)); {
+		case c.Status == metav1.ConditionTrue:
+			return ps[0], nil
+		case c.Reason == string(gwv1.PolicyReasonConflicted):
+			continue
+		default:
+			return nil, ps[0]
 		}
 	}
-	return nil, unmet
+	return nil, nil
 }
 
+// policyBefore orders policies by precedence (BackendTLSPolicySpec.TargetRefs):
+// creation time (oldest first, a policy not created yet last:
+// model.CreatedOrder), then namespace/name.
 func policyBefore(a, b *model.BackendTLSPolicy) bool {
-	ta, tb := a.Obj.CreationTimestamp, b.Obj.CreationTimestamp
-	if !ta.Equal(&tb) {
-		if ta.IsZero() != tb.IsZero() {
-			return !ta.IsZero()
-		}
-		return ta.Before(&tb)
+	if c := model.CreatedOrder(&a.Obj.CreationTimestamp, &b.Obj.CreationTimestamp); c != 0 {
+		return c < 0
 	}
 	return model.NameOf(a.Obj).String() < model.NameOf(b.Obj).String()
 }

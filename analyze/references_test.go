@@ -158,23 +158,51 @@ func TestExtensionRefFilter(t *testing.T) {
 
 // HTTPBackendRef: a backendRef is invalid when "a BackendTLSPolicy is present
 // that refers to the Service, and the implementation is unable to meet the
-// requirement". A policy whose CA certificates are all unusable (Accepted
-// False, NoValidCACertificate) cannot be met unless another accepted policy
-// applies, so the route is ResolvedRefs=False with the policy's reason.
+// requirement". The policy that decides is the most specific one (sectionName
+// before the whole Service) with precedence (older, then namespace/name:
+// backendtlspolicy_types.go BackendTLSPolicySpec.TargetRefs). When it is not
+// accepted, for any reason but Conflicted, the route is ResolvedRefs=False
+// with the policy's reason and requests are refused: GEP-1897 (spec
+// 004_a187aee97b1f2c77.txt) "For an invalid BackendTLSPolicy, implementations
+// MUST NOT fall back to unencrypted (plaintext) connections. Instead, the
+// corresponding TLS connection MUST fail, and the client MUST receive an HTTP
+// 5xx error response", and BackendTLSPolicyValidation.WellKnownCACertificates
+// "the supplied value is not recognized ... `status: False`, with a Reason
+// `Invalid`".
 func TestBackendTLSPolicyThatCannotBeMet(t *testing.T) {
 	ca := testcert.ConfigMapYAML("default", "ca", testcert.Must(testcert.Options{CommonName: "backend CA", IsCA: true}, nil))
 	route := routeDoc("HTTPRoute", "{backendRefs: [{name: web, port: 8080}]}")
+	validCA := `{caCertificateRefs: [{group: "", kind: ConfigMap, name: ca}], hostname: web.example.com}`
+	unknownCAs := `{wellKnownCACertificates: example.com/internal-cas, hostname: web.example.com}`
 	for _, tc := range []struct {
 		name     string
 		policies []string
 		want     string
+		applies  string // the policy the backend connects with, when it resolves
 	}{
-		{"no valid CA", []string{policy("p", "", `[{group: "", kind: Service, name: web}]`, `{caCertificateRefs: [{group: "", kind: ConfigMap, name: gone}], hostname: web.example.com}`)}, "False/NoValidCACertificate"},
-		{"a valid CA", []string{ca, policy("p", "", `[{group: "", kind: Service, name: web}]`, `{caCertificateRefs: [{group: "", kind: ConfigMap, name: ca}], hostname: web.example.com}`)}, "True/ResolvedRefs"},
+		{"no valid CA", []string{policy("p", "", `[{group: "", kind: Service, name: web}]`, `{caCertificateRefs: [{group: "", kind: ConfigMap, name: gone}], hostname: web.example.com}`)}, "False/NoValidCACertificate", ""},
+		{"a valid CA", []string{ca, policy("p", "", `[{group: "", kind: Service, name: web}]`, `{caCertificateRefs: [{group: "", kind: ConfigMap, name: ca}], hostname: web.example.com}`)}, "True/ResolvedRefs", "p"},
 		{"no valid CA on the whole Service, a valid one on the port", []string{ca,
 			policy("p", "", `[{group: "", kind: Service, name: web}]`, `{caCertificateRefs: [{group: "", kind: ConfigMap, name: gone}], hostname: web.example.com}`),
-			policy("q", "", `[{group: "", kind: Service, name: web, sectionName: http}]`, `{caCertificateRefs: [{group: "", kind: ConfigMap, name: ca}], hostname: web.example.com}`)}, "True/ResolvedRefs"},
-		{"a policy on another Service", []string{policy("p", "", `[{group: "", kind: Service, name: shadow}]`, `{caCertificateRefs: [{group: "", kind: ConfigMap, name: gone}], hostname: web.example.com}`)}, "True/ResolvedRefs"},
+			policy("q", "", `[{group: "", kind: Service, name: web, sectionName: http}]`, `{caCertificateRefs: [{group: "", kind: ConfigMap, name: ca}], hostname: web.example.com}`)}, "True/ResolvedRefs", "q"},
+		{"a policy on another Service", []string{policy("p", "", `[{group: "", kind: Service, name: shadow}]`, `{caCertificateRefs: [{group: "", kind: ConfigMap, name: gone}], hostname: web.example.com}`)}, "True/ResolvedRefs", ""},
+		{"an unsupported wellKnownCACertificates value is Invalid: no plaintext", []string{policy("p", "", `[{group: "", kind: Service, name: web}]`, unknownCAs)}, "False/Invalid", ""},
+		{"a target that is not a Service beside the Service makes the policy Invalid", []string{ca, policy("p", "", `[{group: "", kind: Service, name: web}, {group: example.com, kind: Backend, name: web}]`, validCA)}, "False/Invalid", ""},
+		{"an older invalid policy wins the conflict: the newer valid one does not apply", []string{ca,
+			policy("a-old", "2025-01-01T00:00:00Z", `[{group: "", kind: Service, name: web}]`, unknownCAs),
+			policy("b-new", "2025-06-01T00:00:00Z", `[{group: "", kind: Service, name: web}]`, validCA)}, "False/Invalid", ""},
+		{"an older valid policy wins the conflict over a newer invalid one", []string{ca,
+			policy("a-old", "2025-01-01T00:00:00Z", `[{group: "", kind: Service, name: web}]`, validCA),
+			policy("b-new", "2025-06-01T00:00:00Z", `[{group: "", kind: Service, name: web}]`, unknownCAs)}, "True/ResolvedRefs", "a-old"},
+		{"an invalid policy on the port decides over a valid one on the whole Service", []string{ca,
+			policy("p", "", `[{group: "", kind: Service, name: web}]`, validCA),
+			policy("q", "", `[{group: "", kind: Service, name: web, sectionName: http}]`, unknownCAs)}, "False/Invalid", ""},
+		{"a valid policy on the port decides over an invalid one on the whole Service", []string{ca,
+			policy("p", "", `[{group: "", kind: Service, name: web}]`, unknownCAs),
+			policy("q", "", `[{group: "", kind: Service, name: web, sectionName: http}]`, validCA)}, "True/ResolvedRefs", "q"},
+		{"a policy that lost on another target applies nowhere, and nothing else targets the Service", []string{ca,
+			policy("a-old", "2025-01-01T00:00:00Z", `[{group: "", kind: Service, name: shadow}]`, validCA),
+			policy("b-new", "2025-06-01T00:00:00Z", `[{group: "", kind: Service, name: shadow}, {group: "", kind: Service, name: web}]`, validCA)}, "True/ResolvedRefs", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			docs := referenceScene()
@@ -182,6 +210,13 @@ func TestBackendTLSPolicyThatCannotBeMet(t *testing.T) {
 			res := analyzeDocs(t, analyze.Options{}, append(append(docs, route), tc.policies...)...)
 			if got := resolvedRefs(res.Routes[0]); got != tc.want {
 				t.Errorf("ResolvedRefs = %s (%s), want %s", got, res.Routes[0].ResolvedRefs().Message, tc.want)
+			}
+			applies := ""
+			if p := res.Routes[0].Backends[0].Policy; p != nil {
+				applies = p.Policy.Obj.Name
+			}
+			if applies != tc.applies {
+				t.Errorf("the backend connects with policy %q, want %q", applies, tc.applies)
 			}
 			if tc.want != "True/ResolvedRefs" {
 				d := serving.Build(res).Gateway(model.NamespacedName{Namespace: "default", Name: "gw"}).Port(80).Decide(serving.Request{Host: "www.example.test"})

@@ -48,11 +48,17 @@ func (c *CertificateRef) Covers(name string) bool {
 }
 
 // CertificateFor is the certificate a terminating listener serves to a client that
-// sends sni: the first usable certificateRef that covers it, else the first usable
-// one (the default certificate, which then does not cover it). nil when none is
-// usable. This is the one model of per-SNI certificate selection (ListenerTLSConfig
-// certificateRefs); simulate and probe use it.
+// sends sni: of the usable certificateRefs that cover it, the one whose matching
+// SAN is the longest match (Listener.TLS: "The GatewayClass MUST use the longest
+// matching SNI out of all available certificates for any TLS handshake"), the
+// first in list order on a tie; if none covers it, the first usable one (the
+// default certificate, which then does not cover it). nil when none is usable.
+// An expired certificate is usable: the implementation serves it, and the
+// handshake fails. This is the one model of per-SNI certificate selection
+// (ListenerTLSConfig certificateRefs); simulate, probe, the certificate plan
+// and the covered/uncovered names of each certificate use it.
 func (l *ListenerResult) CertificateFor(sni string) (cert *CertificateRef, covers bool) {
+	best := noMatch
 	for _, c := range l.Certificates {
 		if !c.Usable() {
 			continue
@@ -60,11 +66,45 @@ func (l *ListenerResult) CertificateFor(sni string) (cert *CertificateRef, cover
 		if cert == nil {
 			cert = c
 		}
-		if c.Covers(sni) {
-			return c, true
+		if m := c.match(sni); m > best {
+			cert, best = c, m
+			if m == exactMatch {
+				break
+			}
 		}
 	}
-	return cert, false
+	return cert, best != noMatch
+}
+
+// sniMatch ranks how closely a certificate matches an SNI name. A wildcard
+// SAN covers exactly one label (RFC 6125), so every SAN that covers a name has
+// as many labels as the name: the longest match is an exact SAN, then a
+// wildcard.
+type sniMatch uint8
+
+const (
+	noMatch sniMatch = iota
+	// wildcardMatch is a wildcard SAN, or a certificate declared external:
+	// assumed to cover every name, it is not known to name this one exactly.
+	wildcardMatch
+	exactMatch
+)
+
+// match is the closest of the certificate's DNS SANs to sni.
+func (c *CertificateRef) match(sni string) sniMatch {
+	if c.External {
+		return wildcardMatch
+	}
+	m := noMatch
+	for _, n := range c.DNSNames() {
+		if hostname.CertificateCovers(n, sni) {
+			if !hostname.IsWildcard(n) {
+				return exactMatch
+			}
+			m = wildcardMatch
+		}
+	}
+	return m
 }
 
 // SampleSNI is a name a client could send for an intersected hostname: the name

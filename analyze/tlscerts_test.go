@@ -4,6 +4,8 @@ import (
 	"crypto/x509"
 	"encoding/base64"
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +13,7 @@ import (
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
 	"github.com/kubectl-gwtls/kubectl-gwtls/internal/testcert"
 	"github.com/kubectl-gwtls/kubectl-gwtls/load"
+	"github.com/kubectl-gwtls/kubectl-gwtls/simulate"
 )
 
 var now = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -191,23 +194,84 @@ func keyMismatch(leaf, other *testcert.Cert) string {
 		base64.StdEncoding.EncodeToString(leaf.CertPEM), base64.StdEncoding.EncodeToString(other.KeyPEM))
 }
 
-// With several certificateRefs the listener serves, per SNI, the first that covers
-// it; a name none covers gets the first (default) certificate, which fails.
+// With several certificateRefs the listener serves, per SNI, the longest match
+// (gateway_types.go Listener.TLS: "The GatewayClass MUST use the longest
+// matching SNI out of all available certificates for any TLS handshake"): a
+// certificate naming the SNI exactly before a wildcard one, whatever their
+// order in certificateRefs; list order on a tie. A name none covers gets the
+// first usable (default) certificate, which fails (certificate/SNINotCovered).
+// The certificate served is the one simulate shows and whose covered names
+// (CertificateResult.Covered) hold the route's hostname.
 func TestCertificateSelectionPerSNI(t *testing.T) {
 	a := testcert.Must(testcert.Options{CommonName: "a.example.com", DNSNames: []string{"a.example.com"}}, nil)
 	b := testcert.Must(testcert.Options{CommonName: "b.example.com", DNSNames: []string{"b.example.com"}}, nil)
-	docs := append(httpsGateway("", []string{"a.example.com", "b.example.com", "c.example.com"}, "a", "b"),
-		testcert.SecretYAML("default", "a", []*testcert.Cert{a}), testcert.SecretYAML("default", "b", []*testcert.Cert{b}))
-	res := analyzeDocs(t, analyze.Options{}, docs...)
-	l := res.Gateways[0].Listeners[0]
-	for sni, want := range map[string]string{"a.example.com": "a", "b.example.com": "b", "c.example.com": "a"} {
-		c, covers := l.CertificateFor(sni)
-		if c == nil || string(c.Ref.Name) != want || covers != (sni != "c.example.com") {
-			t.Errorf("SNI %s: got %v covers=%v, want %s", sni, c, covers, want)
-		}
-	}
-	if !strings.Contains(ruleMessages(res)["certificate/SNINotCovered"], "c.example.com") {
-		t.Errorf("c.example.com should be reported uncovered: %v", ruleMessages(res))
+	foo := testcert.Must(testcert.Options{CommonName: "foo.example.com", DNSNames: []string{"foo.example.com"}}, nil)
+	wild := testcert.Must(testcert.Options{CommonName: "*.example.com", DNSNames: []string{"*.example.com"}}, nil)
+	wildAndFoo := testcert.Must(testcert.Options{CommonName: "*.example.com", DNSNames: []string{"*.example.com", "foo.example.com"}}, nil)
+	expired := testcert.Must(testcert.Options{CommonName: "foo.example.com", DNSNames: []string{"foo.example.com"},
+		NotBefore: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC), NotAfter: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)}, nil)
+	secrets := map[string]*testcert.Cert{"a": a, "b": b, "foo": foo, "wild": wild, "wild2": wild, "wildfoo": wildAndFoo, "expired": expired}
+	for _, tc := range []struct {
+		name     string
+		refs     []string
+		external string            // --external Secret/default/NAME: a certificate whose SANs are unknown
+		want     map[string]string // SNI -> certificate served, "!" prefix when it does not cover the SNI
+	}{
+		{"one certificate per name: each SNI gets its own", []string{"a", "b"}, "",
+			map[string]string{"a.example.com": "a", "b.example.com": "b", "c.example.com": "!a"}},
+		{"an exact certificate listed after a wildcard one wins for its name", []string{"wild", "foo"}, "",
+			map[string]string{"foo.example.com": "foo", "bar.example.com": "wild", "example.com": "!wild"}},
+		{"an exact certificate listed first wins too", []string{"foo", "wild"}, "",
+			map[string]string{"foo.example.com": "foo", "bar.example.com": "wild"}},
+		{"a certificate whose SANs name the SNI exactly beside a wildcard one is an exact match", []string{"wild", "wildfoo"}, "",
+			map[string]string{"foo.example.com": "wildfoo", "bar.example.com": "wild"}},
+		{"two wildcard certificates: the first listed", []string{"wild", "wild2"}, "",
+			map[string]string{"foo.example.com": "wild"}},
+		{"an expired exact certificate is still the longest match: it is served and the handshake fails", []string{"wild", "expired"}, "",
+			map[string]string{"foo.example.com": "expired", "bar.example.com": "wild"}},
+		{"a certificateRef that does not resolve is skipped", []string{"gone", "wild", "foo"}, "",
+			map[string]string{"foo.example.com": "foo", "c.example.org": "!wild"}},
+		{"an external certificate covers every name, but not known exactly", []string{"ext", "foo"}, "ext",
+			map[string]string{"foo.example.com": "foo", "bar.example.com": "ext"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var hosts []string
+			for sni := range tc.want {
+				hosts = append(hosts, sni)
+			}
+			sort.Strings(hosts)
+			docs := httpsGateway("", hosts, tc.refs...)
+			for _, r := range tc.refs {
+				if c := secrets[r]; c != nil {
+					docs = append(docs, testcert.SecretYAML("default", r, []*testcert.Cert{c}))
+				}
+			}
+			opts := analyze.Options{}
+			if tc.external != "" {
+				opts.External = []analyze.ExternalRef{{Kind: "Secret", Namespace: "default", Name: tc.external}}
+			}
+			res := analyzeDocs(t, opts, docs...)
+			l := res.Gateways[0].Listeners[0]
+			sim := simulate.New(res)
+			for _, sni := range hosts {
+				want := tc.want[sni]
+				name, wantCovers := strings.TrimPrefix(want, "!"), !strings.HasPrefix(want, "!")
+				c, covers := l.CertificateFor(sni)
+				if c == nil || string(c.Ref.Name) != name || covers != wantCovers {
+					t.Errorf("SNI %s: got %v covers=%v, want %s", sni, c, covers, want)
+				}
+				out := sim.Simulate(simulate.Request{Gateway: "default/gw", Port: 443, SNI: sni})
+				if out.Certificate == nil || out.Certificate.Secret != "default/"+name || out.Certificate.VerifiesForSNI != wantCovers {
+					t.Errorf("simulate SNI %s: certificate %+v, want %s", sni, out.Certificate, want)
+				}
+				for _, cr := range res.Certificates {
+					served := string(cr.Secret.Obj.Name) == name
+					if slices.Contains(cr.Covered, sni) != (served && wantCovers) || slices.Contains(cr.Uncovered, sni) != (served && !wantCovers) {
+						t.Errorf("SNI %s: certificate %s lists it covered %v, uncovered %v", sni, cr.Secret.Obj.Name, cr.Covered, cr.Uncovered)
+					}
+				}
+			}
+		})
 	}
 }
 

@@ -124,6 +124,27 @@ func NameOf(o Named) NamespacedName {
 	return NamespacedName{Namespace: o.GetNamespace(), Name: o.GetName()}
 }
 
+// CreatedOrder orders two objects by creation timestamp, oldest first, for the
+// precedence rules that let the oldest win ("The oldest Route based on
+// creation timestamp", HTTPRouteSpec.Rules; ListenerSetSpec.Listeners;
+// BackendTLSPolicySpec.TargetRefs): negative when a was created first,
+// positive when b was, 0 when they were created at the same instant or
+// neither has a timestamp. An object without a creationTimestamp has not been
+// created yet (a manifest about to be applied) and will be the newest when it
+// is, so the zero time sorts after every set one. Callers break a 0 by
+// namespace/name.
+func CreatedOrder(a, b *metav1.Time) int {
+	switch az, bz := a.IsZero(), b.IsZero(); {
+	case az && bz:
+		return 0
+	case az:
+		return 1
+	case bz:
+		return -1
+	}
+	return a.Time.Compare(b.Time)
+}
+
 // Named is an object's metadata as NameOf reads it: a metav1.Object or a
 // route's *RouteMeta.
 type Named interface {

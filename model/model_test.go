@@ -38,3 +38,37 @@ func TestRouteMetaKeepsWhatTheToolReads(t *testing.T) {
 		t.Errorf("a Route is %d bytes, want at most 320 (its size class)", size)
 	}
 }
+
+// CreatedOrder: oldest first ("The oldest Route based on creation timestamp",
+// httproute_types.go HTTPRouteSpec.Rules; listenerset_types.go
+// ListenerSetSpec.Listeners; backendtlspolicy_types.go
+// BackendTLSPolicySpec.TargetRefs), and an object without a timestamp, not
+// created yet, after every object that has one.
+func TestCreatedOrder(t *testing.T) {
+	at := func(s string) *metav1.Time {
+		tm, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &metav1.Time{Time: tm}
+	}
+	for _, tc := range []struct {
+		name string
+		a, b *metav1.Time
+		want int
+	}{
+		{"older first", at("2021-07-15T01:02:03Z"), at("2021-07-15T01:02:04Z"), -1},
+		{"newer after", at("2021-07-15T01:02:04Z"), at("2021-07-15T01:02:03Z"), 1},
+		{"the same instant", at("2021-07-15T01:02:03Z"), at("2021-07-15T03:02:03+02:00"), 0},
+		{"not created yet after created", &metav1.Time{}, at("2021-07-15T01:02:03Z"), 1},
+		{"created before not created yet", at("2030-01-01T00:00:00Z"), &metav1.Time{}, -1},
+		{"neither created", &metav1.Time{}, &metav1.Time{}, 0},
+		{"nil is not created", nil, at("2021-07-15T01:02:03Z"), 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := CreatedOrder(tc.a, tc.b); got != tc.want {
+				t.Errorf("CreatedOrder = %d, want %d", got, tc.want)
+			}
+		})
+	}
+}

@@ -221,6 +221,16 @@ var (
 		"Fix the BackendTLSPolicy's caCertificateRefs (a ConfigMap with a PEM CA certificate under ca.crt), or use wellKnownCACertificates: System.",
 		gatewayAPI("httproute_types.go: HTTPBackendRef; grpcroute_types.go: GRPCBackendRef; shared_types.go: RouteConditionResolvedRefs; backendtlspolicy_types.go: BackendTLSPolicyValidation.CACertificateRefs"),
 		gep1897("API"))
+	RouteResolvedRefsInvalid = condition("route", gwv1.RouteConditionResolvedRefs, gwv1.PolicyReasonInvalid,
+		"the BackendTLSPolicy that applies to the backend's Service (the one on its port's sectionName before one on the whole Service, the older before the newer) is invalid (Accepted=False, reason Invalid: "+
+			"for example a wellKnownCACertificates value the implementation does not support, a targetRef that is not a Service beside one that is, or (without admission) a hostname or subjectAltName the API server would refuse), so every connection to that backend fails. "+
+			"GEP-1897: \"For an invalid BackendTLSPolicy, implementations MUST NOT fall back to unencrypted (plaintext) connections. Instead, the corresponding TLS connection MUST fail, and the client MUST receive an HTTP 5xx error response\"; "+
+			"the newer policy it conflicts with does not apply instead. "+
+			"HTTPBackendRef lists this among the causes of an invalid backendRef (\"a BackendTLSPolicy is present that refers to the Service, and the implementation is unable to meet the requirement\") without naming a reason; "+
+			"the policy's own reason is used, as RouteConditionResolvedRefs allows (\"Controllers may raise this condition with other reasons\")",
+		"Correct the BackendTLSPolicy as its own backendtlspolicy/Accepted/Invalid finding says (wellKnownCACertificates: System, or caCertificateRefs; a DNS hostname).",
+		gatewayAPI("httproute_types.go: HTTPBackendRef; grpcroute_types.go: GRPCBackendRef; shared_types.go: RouteConditionResolvedRefs; backendtlspolicy_types.go: BackendTLSPolicyValidation.WellKnownCACertificates, BackendTLSPolicySpec.TargetRefs"),
+		gep1897("API"))
 )
 
 // BackendTLSPolicy (GEP-1897).

@@ -105,6 +105,7 @@ var released = []rules.ID{
 	"route/HostnameConflictOnListener",
 	"route/NoParentRefs",
 	"route/ResolvedRefs/BackendNotFound",
+	"route/ResolvedRefs/Invalid",
 	"route/ResolvedRefs/InvalidKind",
 	"route/ResolvedRefs/NoValidCACertificate",
 	"route/ResolvedRefs/RefNotPermitted",
@@ -256,8 +257,8 @@ func TestMatch(t *testing.T) {
 	}{
 		{name: "an ID matches itself", pattern: "load/Unreadable", want: []rules.ID{"load/Unreadable"}},
 		{name: "a family", pattern: "certificate/*", contains: "certificate/WeakKey", count: 11},
-		{name: "a star crosses slashes", pattern: "route/*", contains: "route/Accepted/NoMatchingParent", count: 12},
-		{name: "a condition type across objects", pattern: "*/ResolvedRefs/*", contains: "gateway/ResolvedRefs/RefNotPermitted", count: 13},
+		{name: "a star crosses slashes", pattern: "route/*", contains: "route/Accepted/NoMatchingParent", count: 13},
+		{name: "a condition type across objects", pattern: "*/ResolvedRefs/*", contains: "gateway/ResolvedRefs/RefNotPermitted", count: 14},
 		{name: "a reason across objects", pattern: "*/RefNotPermitted", contains: "listener/ResolvedRefs/RefNotPermitted", count: 3},
 		{name: "star in the middle", pattern: "listener/*Conflict", contains: "listener/Accepted/ProtocolConflict", count: 2},
 		{name: "everything", pattern: "*", count: len(released)},

@@ -287,11 +287,12 @@ func byPrecedence(routes []*Route) []*Route {
 	return out
 }
 
-// routeBefore orders routes by creation time, then by "namespace/name".
+// routeBefore orders routes by creation time (model.CreatedOrder: a route not
+// created yet is the newest), then by "namespace/name".
 func routeBefore(a, b *Route) bool {
 	ma, mb := &a.Attachment.Route.Route.ObjectMeta, &b.Attachment.Route.Route.ObjectMeta
-	if !ma.CreationTimestamp.Equal(&mb.CreationTimestamp) {
-		return ma.CreationTimestamp.Before(&mb.CreationTimestamp)
+	if c := model.CreatedOrder(&ma.CreationTimestamp, &mb.CreationTimestamp); c != 0 {
+		return c < 0
 	}
 	return joinedLess(ma.Namespace, ma.Name, mb.Namespace, mb.Name)
 }
