@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -92,30 +93,42 @@ func (b *graphBuilder) edge(e GraphEdge) {
 // edges their places in one pass after, in the order below, so the graph is
 // the same on any number of cores.
 func NewGraph(res *analyze.Result) Graph {
-	// Sized for about a node and two edges per route and listener, so that a large
-	// graph does not grow its maps and lists step by step.
-	n := len(res.Routes) + len(res.Gateways)
+	// The Gateways' and listeners' nodes and edges are sized here; the
+	// routes', backends' and missing parents' once the routes' parts tell
+	// how many there can be, so that a large graph's lists are not grown
+	// (and copied) step by step.
+	n := len(res.Gateways)
 	for _, g := range res.Gateways {
 		n += len(g.Listeners)
 	}
-	b := &graphBuilder{ids: make(map[string]string, n-len(res.Routes)), counts: map[string]int{}, edges: make(map[GraphEdge]bool, n-len(res.Routes)),
-		g: Graph{Nodes: make([]GraphNode, 0, n), Edges: make([]GraphEdge, 0, 2*n), Admission: NewAdmission(res.Model.Admission)}}
+	b := &graphBuilder{ids: make(map[string]string, n), counts: map[string]int{}, edges: make(map[GraphEdge]bool, n),
+		g: Graph{Nodes: make([]GraphNode, 0, n), Edges: make([]GraphEdge, 0, n), Admission: NewAdmission(res.Model.Admission)}}
 	// The routes' keys, order and parts do not depend on the Gateways:
 	// they are worked out while the Gateways' nodes are built.
 	var routes []*analyze.RouteResult
 	var keys []string
 	var parts []routeParts
+	// The most nodes and edges the routes add: a node of each route, of
+	// each of its backends and of each of its rejected parents, an edge to
+	// each of those.
+	var mostNodes, mostEdges atomic.Int64
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		routes, keys = sortedRoutes(res.Routes)
 		parts = make([]routeParts, len(routes))
 		onEveryCore(len(routes), func(lo, hi int) {
+			nodes, edges := 0, 0
 			for i := lo; i < hi; i++ {
 				if len(routes[i].Parents) > 0 {
 					parts[i] = newRouteParts(routes[i])
+					more := len(parts[i].backends) + len(parts[i].rejected)
+					nodes += 1 + more
+					edges += more
 				}
 			}
+			mostNodes.Add(int64(nodes))
+			mostEdges.Add(int64(edges))
 		})
 	}()
 	gateways := append([]*analyze.GatewayResult(nil), res.Gateways...)
@@ -159,6 +172,8 @@ func NewGraph(res *analyze.Result) Graph {
 		}
 	}
 	<-done
+	b.g.Nodes = slices.Grow(b.g.Nodes, int(mostNodes.Load()))
+	b.g.Edges = slices.Grow(b.g.Edges, len(attachments)+int(mostEdges.Load()))
 
 	// Route nodes in order (kind, namespace, name), before any edge needs
 	// them. Two results of one route are next to each other in that order,
