@@ -26,7 +26,7 @@ func writeColumns(w io.Writer, rows [][]string) error {
 		return nil
 	}
 	tab := strings.Repeat(" ", twwidth.TabWidth()) // as tablewriter expands tabs
-	var lines [][]string                           // rows, a row of multi-line cells as several
+	lines := make([][]string, 0, len(rows))        // rows, a row of multi-line cells as several
 	for _, in := range rows {
 		row := make([]string, len(in))
 		height := 1
@@ -61,7 +61,7 @@ func writeColumns(w io.Writer, rows [][]string) error {
 	for r, row := range lines {
 		cells[r] = make([]int, len(row))
 		for i, c := range row {
-			cells[r][i] = twwidth.Width(c)
+			cells[r][i] = cellWidth(c)
 			widths[i] = max(widths[i], cells[r][i])
 		}
 	}
@@ -106,4 +106,15 @@ func cellLines(c string) []string {
 		}
 	}
 	return out
+}
+
+// cellWidth is twwidth.Width(c): the length of printable ASCII, whose
+// characters are each one column wide (twwidth strips nothing from text
+// without an ESC and measures none of them otherwise), measured without
+// twwidth's lock and cache.
+func cellWidth(c string) int {
+	if printableASCII(c) {
+		return len(c)
+	}
+	return twwidth.Width(c)
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
 	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/analyze"
@@ -160,4 +161,22 @@ func (t *trimWriter) Flush() error {
 		t.endLine()
 	}
 	return t.w.Flush()
+}
+
+// TestCellWidthAsTwwidth holds cellWidth's quick path to twwidth.Width: every
+// printable ASCII byte alone, all of them together, and texts with what is
+// not printable ASCII (tabs, ESC sequences, wide and combining characters).
+func TestCellWidthAsTwwidth(t *testing.T) {
+	var all []byte
+	texts := []string{"", "\t", "a\tb", "\x1b[31mred\x1b[0m", "日本", "é", "e\u0301", "\u00a0", "\x7f", "a\nb"}
+	for c := byte(0x20); c <= 0x7e; c++ {
+		texts = append(texts, string([]byte{c}), "ab"+string([]byte{c})+"cd")
+		all = append(all, c)
+	}
+	texts = append(texts, string(all))
+	for _, s := range texts {
+		if got, want := cellWidth(s), twwidth.Width(s); got != want {
+			t.Errorf("cellWidth(%q) = %d, twwidth.Width %d", s, got, want)
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bufio"
 	"runtime"
 	"slices"
 	"sync"
@@ -87,4 +88,47 @@ func mergeSorted[T any](dst, a, b []T, cmp func(a, b T) int) {
 	}
 	k += copy(dst[k:], a[i:])
 	copy(dst[k:], b[j:])
+}
+
+// graphChunk is how many nodes or edges of a graph a core writes at a time.
+const graphChunk = 1024
+
+// writeOnEveryCore writes the n items of a list to b in order,
+// appendItems(dst, lo, hi) appending items lo to hi-1 to dst: on every core
+// in rounds of a chunk of graphChunk items per core, one round written while
+// the next is appended, so that the buffers hold two rounds at most; on the
+// caller's core, a chunk at a time, when n is small. appendItems must only
+// read what items share.
+func writeOnEveryCore(b *bufio.Writer, n int, appendItems func(dst []byte, lo, hi int) []byte) {
+	k := cores(n)
+	if k == 1 {
+		var buf []byte
+		for lo := 0; lo < n; lo += graphChunk {
+			buf = appendItems(buf[:0], lo, min(lo+graphChunk, n))
+			b.Write(buf)
+		}
+		return
+	}
+	rounds := [2][][]byte{make([][]byte, k), make([][]byte, k)}
+	write := func(round [][]byte) {
+		for w := range round {
+			b.Write(round[w])
+			round[w] = round[w][:0]
+		}
+	}
+	step := k * graphChunk
+	for r, start := 0, 0; start < n; r, start = r+1, start+step {
+		round := rounds[r%2]
+		var wg sync.WaitGroup
+		for w := range k {
+			lo := start + w*graphChunk
+			if lo >= n { // the last round's chunks end early (its buffers are empty: written)
+				break
+			}
+			wg.Go(func() { round[w] = appendItems(round[w][:0], lo, min(lo+graphChunk, n)) })
+		}
+		write(rounds[(r+1)%2]) // the round before, if any
+		wg.Wait()
+	}
+	write(rounds[((n+step-1)/step-1)%2])
 }

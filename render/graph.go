@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -92,30 +93,45 @@ func (b *graphBuilder) edge(e GraphEdge) {
 // edges their places in one pass after, in the order below, so the graph is
 // the same on any number of cores.
 func NewGraph(res *analyze.Result) Graph {
-	// Sized for about a node and two edges per route and listener, so that a large
-	// graph does not grow its maps and lists step by step.
-	n := len(res.Routes) + len(res.Gateways)
+	// The Gateways' and listeners' nodes and edges are sized here; the
+	// routes', backends' and missing parents' once the routes' parts tell
+	// how many there can be, so that a large graph's lists are not grown
+	// (and copied) step by step.
+	n, attached := len(res.Gateways), 0
 	for _, g := range res.Gateways {
-		n += len(g.Listeners)
+		for _, l := range g.AllListeners() {
+			n++
+			attached += len(l.Attachments)
+		}
 	}
-	b := &graphBuilder{ids: make(map[string]string, n-len(res.Routes)), counts: map[string]int{}, edges: make(map[GraphEdge]bool, n-len(res.Routes)),
-		g: Graph{Nodes: make([]GraphNode, 0, n), Edges: make([]GraphEdge, 0, 2*n), Admission: NewAdmission(res.Model.Admission)}}
+	b := &graphBuilder{ids: make(map[string]string, n), counts: map[string]int{}, edges: make(map[GraphEdge]bool, n),
+		g: Graph{Nodes: make([]GraphNode, 0, n), Edges: make([]GraphEdge, 0, n), Admission: NewAdmission(res.Model.Admission)}}
 	// The routes' keys, order and parts do not depend on the Gateways:
 	// they are worked out while the Gateways' nodes are built.
 	var routes []*analyze.RouteResult
 	var keys []string
 	var parts []routeParts
+	// The most nodes and edges the routes add: a node of each route, of
+	// each of its backends and of each of its rejected parents, an edge to
+	// each of those.
+	var mostNodes, mostEdges atomic.Int64
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		routes, keys = sortedRoutes(res.Routes)
 		parts = make([]routeParts, len(routes))
 		onEveryCore(len(routes), func(lo, hi int) {
+			nodes, edges := 0, 0
 			for i := lo; i < hi; i++ {
 				if len(routes[i].Parents) > 0 {
 					parts[i] = newRouteParts(routes[i])
+					more := len(parts[i].backends) + len(parts[i].rejected)
+					nodes += 1 + more
+					edges += more
 				}
 			}
+			mostNodes.Add(int64(nodes))
+			mostEdges.Add(int64(edges))
 		})
 	}()
 	gateways := append([]*analyze.GatewayResult(nil), res.Gateways...)
@@ -123,8 +139,8 @@ func NewGraph(res *analyze.Result) Graph {
 		a, c := gateways[i].Gateway.Obj, gateways[j].Gateway.Obj
 		return a.Namespace+"/"+a.Name < c.Namespace+"/"+c.Name
 	})
-	listenerIDs := map[*analyze.ListenerResult]string{}
-	var attachments []*analyze.Attachment
+	listenerIDs := make(map[*analyze.ListenerResult]string, n-len(gateways))
+	attachments := make([]*analyze.Attachment, 0, attached)
 	for _, g := range gateways {
 		gw := g.Gateway.Obj
 		status, bad := conditionsSummary(g.Conditions, gwv1.GatewayConditionAccepted)
@@ -159,6 +175,8 @@ func NewGraph(res *analyze.Result) Graph {
 		}
 	}
 	<-done
+	b.g.Nodes = slices.Grow(b.g.Nodes, int(mostNodes.Load()))
+	b.g.Edges = slices.Grow(b.g.Edges, len(attachments)+int(mostEdges.Load()))
 
 	// Route nodes in order (kind, namespace, name), before any edge needs
 	// them. Two results of one route are next to each other in that order,
@@ -569,50 +587,56 @@ func (g Graph) DOT(w io.Writer) error {
 	b.WriteString("  rankdir=LR;\n")
 	b.WriteString("  node [fontname=\"Helvetica\", fontsize=10];\n")
 	b.WriteString("  edge [fontname=\"Helvetica\", fontsize=9];\n")
-	for _, n := range g.Nodes {
-		b.WriteString("  ")
-		b.WriteString(n.ID)
-		b.WriteString(" [label=")
-		writeDOTQuoted(b, n.Lines)
-		switch n.Kind {
-		case NodeGateway:
-			b.WriteString(", shape=box, style=\"bold\"")
-		case NodeListener:
-			b.WriteString(", shape=box, style=\"rounded\"")
-		case NodeRoute:
-			b.WriteString(", shape=ellipse")
-		case NodeBackend:
-			b.WriteString(", shape=cylinder")
-		case NodeMissing:
-			b.WriteString(", shape=box, style=\"dashed\"")
-		}
-		if n.Bad {
-			b.WriteString(", color=\"#cc0000\", fontcolor=\"#cc0000\"")
-		}
-		b.WriteString("];\n")
-	}
-	for _, e := range g.Edges {
-		b.WriteString("  ")
-		b.WriteString(e.From)
-		b.WriteString(" -> ")
-		b.WriteString(e.To)
-		if e.Label == "" && !e.Rejected {
-			b.WriteString(";\n")
-			continue
-		}
-		b.WriteString(" [")
-		if e.Label != "" {
-			b.WriteString("label=")
-			writeDOTQuoted(b, []string{e.Label})
-			if e.Rejected {
-				b.WriteString(", ")
+	writeOnEveryCore(b, len(g.Nodes), func(dst []byte, lo, hi int) []byte {
+		for _, n := range g.Nodes[lo:hi] {
+			dst = append(dst, "  "...)
+			dst = append(dst, n.ID...)
+			dst = append(dst, " [label="...)
+			dst = appendDOTQuoted(dst, n.Lines)
+			switch n.Kind {
+			case NodeGateway:
+				dst = append(dst, ", shape=box, style=\"bold\""...)
+			case NodeListener:
+				dst = append(dst, ", shape=box, style=\"rounded\""...)
+			case NodeRoute:
+				dst = append(dst, ", shape=ellipse"...)
+			case NodeBackend:
+				dst = append(dst, ", shape=cylinder"...)
+			case NodeMissing:
+				dst = append(dst, ", shape=box, style=\"dashed\""...)
 			}
+			if n.Bad {
+				dst = append(dst, ", color=\"#cc0000\", fontcolor=\"#cc0000\""...)
+			}
+			dst = append(dst, "];\n"...)
 		}
-		if e.Rejected {
-			b.WriteString("style=dashed, color=\"#cc0000\", fontcolor=\"#cc0000\", constraint=false")
+		return dst
+	})
+	writeOnEveryCore(b, len(g.Edges), func(dst []byte, lo, hi int) []byte {
+		for _, e := range g.Edges[lo:hi] {
+			dst = append(dst, "  "...)
+			dst = append(dst, e.From...)
+			dst = append(dst, " -> "...)
+			dst = append(dst, e.To...)
+			if e.Label == "" && !e.Rejected {
+				dst = append(dst, ";\n"...)
+				continue
+			}
+			dst = append(dst, " ["...)
+			if e.Label != "" {
+				dst = append(dst, "label="...)
+				dst = appendDOTQuoted(dst, []string{e.Label})
+				if e.Rejected {
+					dst = append(dst, ", "...)
+				}
+			}
+			if e.Rejected {
+				dst = append(dst, "style=dashed, color=\"#cc0000\", fontcolor=\"#cc0000\", constraint=false"...)
+			}
+			dst = append(dst, "];\n"...)
 		}
-		b.WriteString("];\n")
-	}
+		return dst
+	})
 	b.WriteString("}\n")
 	return b.Flush()
 }
@@ -621,25 +645,23 @@ func (g Graph) DOT(w io.Writer) error {
 // lines joined with \n, and controls within a line as TerminalText writes them
 // (a graph is read in a terminal as often as Graphviz draws it).
 func dotQuote(lines ...string) string {
-	var b strings.Builder
-	writeDOTQuoted(&b, lines)
-	return b.String()
+	return string(appendDOTQuoted(nil, lines))
 }
 
-// writeDOTQuoted writes lines as dotQuote returns them.
-func writeDOTQuoted(b io.StringWriter, lines []string) {
-	b.WriteString(`"`)
+// appendDOTQuoted appends lines as dotQuote returns them.
+func appendDOTQuoted(dst []byte, lines []string) []byte {
+	dst = append(dst, '"')
 	for i, l := range lines {
 		if i > 0 {
-			b.WriteString(`\n`)
+			dst = append(dst, `\n`...)
 		}
 		if dotPlain.all(l) {
-			b.WriteString(l)
+			dst = append(dst, l...)
 		} else {
-			b.WriteString(dotEscape.Replace(TerminalText(l)))
+			dst = append(dst, dotEscape.Replace(TerminalText(l))...)
 		}
 	}
-	b.WriteString(`"`)
+	return append(dst, '"')
 }
 
 // The replacers are built once, not per label: a graph has a label per object.
@@ -687,50 +709,61 @@ func (g Graph) Mermaid(w io.Writer) error {
 	b.WriteString("flowchart LR\n")
 	// After the diagram's type, where every Mermaid version takes a comment.
 	writeAdmissionComment(b, "%%", g.Admission)
-	var bad []string
-	for _, n := range g.Nodes {
-		open, close := "[", "]"
-		switch n.Kind {
-		case NodeListener:
-			open, close = "(", ")"
-		case NodeRoute:
-			open, close = "([", "])"
-		case NodeBackend:
-			open, close = "[(", ")]"
-		case NodeMissing:
-			open, close = "[/", "/]"
+	writeOnEveryCore(b, len(g.Nodes), func(dst []byte, lo, hi int) []byte {
+		for _, n := range g.Nodes[lo:hi] {
+			open, close := "[", "]"
+			switch n.Kind {
+			case NodeListener:
+				open, close = "(", ")"
+			case NodeRoute:
+				open, close = "([", "])"
+			case NodeBackend:
+				open, close = "[(", ")]"
+			case NodeMissing:
+				open, close = "[/", "/]"
+			}
+			dst = append(dst, "  "...)
+			dst = append(dst, n.ID...)
+			dst = append(dst, open...)
+			dst = append(dst, '"')
+			dst = appendMermaidText(dst, n.Lines)
+			dst = append(dst, '"')
+			dst = append(dst, close...)
+			dst = append(dst, '\n')
 		}
-		b.WriteString("  ")
-		b.WriteString(n.ID)
-		b.WriteString(open)
-		b.WriteString(`"`)
-		writeMermaidText(b, n.Lines)
-		b.WriteString(`"`)
-		b.WriteString(close)
-		b.WriteString("\n")
+		return dst
+	})
+	writeOnEveryCore(b, len(g.Edges), func(dst []byte, lo, hi int) []byte {
+		for _, e := range g.Edges[lo:hi] {
+			arrow := "-->"
+			if e.Rejected {
+				arrow = "-.->"
+			}
+			dst = append(dst, "  "...)
+			dst = append(dst, e.From...)
+			dst = append(dst, ' ')
+			dst = append(dst, arrow...)
+			if e.Label != "" {
+				dst = append(dst, `|"`...)
+				dst = appendMermaidText(dst, []string{e.Label})
+				dst = append(dst, `"|`...)
+			}
+			dst = append(dst, ' ')
+			dst = append(dst, e.To...)
+			dst = append(dst, '\n')
+		}
+		return dst
+	})
+	var bad, rejected []string
+	for _, n := range g.Nodes {
 		if n.Bad {
 			bad = append(bad, n.ID)
 		}
 	}
-	var rejected []string
 	for i, e := range g.Edges {
-		arrow := "-->"
 		if e.Rejected {
-			arrow = "-.->"
 			rejected = append(rejected, strconv.Itoa(i))
 		}
-		b.WriteString("  ")
-		b.WriteString(e.From)
-		b.WriteString(" ")
-		b.WriteString(arrow)
-		if e.Label != "" {
-			b.WriteString(`|"`)
-			writeMermaidText(b, []string{e.Label})
-			b.WriteString(`"|`)
-		}
-		b.WriteString(" ")
-		b.WriteString(e.To)
-		b.WriteString("\n")
 	}
 	if len(bad) > 0 {
 		b.WriteString("  classDef bad stroke:#cc0000,stroke-width:2px,color:#cc0000\n")
@@ -746,21 +779,20 @@ func (g Graph) Mermaid(w io.Writer) error {
 // brackets, pipes, angle brackets and '#' as entity codes (which Mermaid decodes;
 // parentheses are safe inside quotes), lines joined with <br>.
 func mermaidText(lines ...string) string {
-	var b strings.Builder
-	writeMermaidText(&b, lines)
-	return b.String()
+	return string(appendMermaidText(nil, lines))
 }
 
-// writeMermaidText writes lines as mermaidText returns them.
-func writeMermaidText(b io.StringWriter, lines []string) {
+// appendMermaidText appends lines as mermaidText returns them.
+func appendMermaidText(dst []byte, lines []string) []byte {
 	for i, l := range lines {
 		if i > 0 {
-			b.WriteString("<br>")
+			dst = append(dst, "<br>"...)
 		}
 		if mermaidPlain.all(l) {
-			b.WriteString(l)
+			dst = append(dst, l...)
 		} else {
-			b.WriteString(mermaidEscape.Replace(TerminalText(l)))
+			dst = append(dst, mermaidEscape.Replace(TerminalText(l))...)
 		}
 	}
+	return dst
 }

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"math/rand/v2"
@@ -232,6 +233,39 @@ func TestQuickPathsEscapeAsTheSlowOnes(t *testing.T) {
 		}
 		if got, want := mermaidText(s, s), oracleMermaidText(s, s); got != want {
 			t.Errorf("mermaidText(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// TestWriteOnEveryCore holds writeOnEveryCore to writing the items one
+// after the other, for lists of one chunk, a part of one, rounds of chunks
+// and an odd last round, on 1 to 5 cores.
+func TestWriteOnEveryCore(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, procs := range []int{1, 2, 3, 5} {
+		runtime.GOMAXPROCS(procs)
+		for _, n := range []int{0, 1, graphChunk - 1, graphChunk, 2*coreShare - 1, 2 * coreShare, 5*coreShare + 7, 13*graphChunk + 1} {
+			var want strings.Builder
+			for i := range n {
+				fmt.Fprintf(&want, "item %d\n", i)
+			}
+			var got strings.Builder
+			b := bufio.NewWriterSize(&got, 16)
+			writeOnEveryCore(b, n, func(dst []byte, lo, hi int) []byte {
+				if hi-lo > graphChunk || lo >= hi {
+					t.Errorf("%d items on %d cores: a chunk of [%d, %d)", n, procs, lo, hi)
+				}
+				for i := lo; i < hi; i++ {
+					dst = fmt.Appendf(dst, "item %d\n", i)
+				}
+				return dst
+			})
+			if err := b.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			if got.String() != want.String() {
+				t.Errorf("%d items on %d cores: written %d bytes, not the %d of the items in order", n, procs, got.Len(), want.Len())
+			}
 		}
 	}
 }

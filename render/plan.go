@@ -20,7 +20,8 @@ func PlanTable(w io.Writer, p analyze.Plan, st Style) error {
 	if len(p.DNS) == 0 {
 		fmt.Fprintln(bw, " none: no accepted route on an accepted listener names a hostname")
 	} else {
-		rows := [][]string{{"HOSTNAME", "TYPE", "ADDRESSES", "GATEWAY", "LISTENERS"}}
+		rows := make([][]string, 1, 1+len(p.DNS))
+		rows[0] = []string{"HOSTNAME", "TYPE", "ADDRESSES", "GATEWAY", "LISTENERS"}
 		for _, r := range p.DNS {
 			addrs := TerminalText(strings.Join(r.Addresses, ", "))
 			if r.Type == "unknown" {
@@ -37,7 +38,8 @@ func PlanTable(w io.Writer, p analyze.Plan, st Style) error {
 	if len(p.Certificates) == 0 {
 		fmt.Fprintln(bw, " none: no terminating listener has an accepted route")
 	} else {
-		rows := [][]string{{"GATEWAY", "LISTENER", "SECRET", "MUST COVER", "MISSING", "SKIPPED"}}
+		rows := make([][]string, 1, 1+len(p.Certificates))
+		rows[0] = []string{"GATEWAY", "LISTENER", "SECRET", "MUST COVER", "MISSING", "SKIPPED"}
 		for _, c := range p.Certificates {
 			missing := st.paint(okStyle, "none")
 			if len(c.Missing) > 0 {

@@ -73,24 +73,50 @@ func Markdown(w io.Writer, res *analyze.Result, opts MarkdownOptions) error {
 		b.WriteString("No findings.\n\n")
 	} else {
 		b.WriteString("| | severity | rule | object | source | message | fix |\n|---|---|---|---|---|---|---|\n")
-		var details []analyze.Finding
-		for _, f := range r.Findings {
-			fix := oneLine(firstLine(f.Fix))
+		// Rows written cell by cell (mdwrite.go): a large input has tens of
+		// thousands of findings.
+		var details []int
+		links := mdRules{}
+		for i := range r.Findings {
+			f := &r.Findings[i]
+			b.WriteString("| ")
+			b.WriteString(severityEmoji(f.Severity))
+			b.WriteString(" | ")
+			b.WriteString(f.Severity.String())
+			b.WriteString(" | ")
+			b.WriteString(links.of(f.Rule))
+			b.WriteString(" | ")
+			writeMDCell(b, f.Object.String())
+			b.WriteString(" | ")
+			writeMDSource(b, f.Source, opts.SourceURL)
+			b.WriteString(" | ")
+			writeMDCell(b, oneLineFast(f.Message))
+			b.WriteString(" | ")
+			writeMDCell(b, oneLineFast(firstLine(f.Fix)))
 			if strings.Contains(strings.TrimSpace(f.Fix), "\n") {
-				details = append(details, f)
-				fix += " (below)"
+				details = append(details, i)
+				b.WriteString(" (below)")
 			}
-			fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s |\n", severityEmoji(f.Severity), f.Severity, mdRule(f.Rule),
-				mdCell(f.Object.String()), mdSource(f.Source, opts.SourceURL), mdCell(oneLine(f.Message)), mdCell(fix))
+			b.WriteString(" |\n")
 		}
 		b.WriteString("\n")
-		for _, f := range details {
-			fmt.Fprintf(b, "<details><summary>Fix for %s on %s</summary>\n\n", mdCode(string(f.Rule.ID)), mdCell(f.Object.String()))
+		for _, i := range details {
+			f := &r.Findings[i]
+			b.WriteString("<details><summary>Fix for ")
+			b.WriteString(mdCode(string(f.Rule.ID)))
+			b.WriteString(" on ")
+			writeMDCell(b, f.Object.String())
+			b.WriteString("</summary>\n\n")
 			fence := "```"
 			for strings.Contains(f.Fix, fence) {
 				fence += "`"
 			}
-			fmt.Fprintf(b, "%s\n%s\n%s\n\n</details>\n\n", fence, strings.TrimRight(f.Fix, "\n"), fence)
+			b.WriteString(fence)
+			b.WriteByte('\n')
+			b.WriteString(strings.TrimRight(f.Fix, "\n"))
+			b.WriteByte('\n')
+			b.WriteString(fence)
+			b.WriteString("\n\n</details>\n\n")
 		}
 	}
 
@@ -128,7 +154,7 @@ func Markdown(w io.Writer, res *analyze.Result, opts MarkdownOptions) error {
 				if k > 0 {
 					b.WriteString("<br>")
 				}
-				b.WriteString(mdCell(rt.Route.String() + " (" + hostnamesLabel(rt.Hostnames) + ")"))
+				writeMDRouteCell(b, rt.Route, rt.Hostnames)
 			}
 			b.WriteString(" |\n")
 		}

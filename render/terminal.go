@@ -19,7 +19,7 @@ import (
 // terminal renderer passes what it did not write itself through it; JSON and
 // YAML need not, their encoders escape.
 func TerminalText(s string) string {
-	if printableASCII(s) || strings.IndexFunc(s, obeyed) < 0 && utf8.ValidString(s) {
+	if terminalAsIs(s) {
 		return s
 	}
 	var b strings.Builder
@@ -43,7 +43,7 @@ func TerminalText(s string) string {
 // explanation): its own line breaks (\n, or \r\n) stay, everything else is
 // escaped.
 func TerminalLines(s string) string {
-	if printableASCII(s) || strings.IndexFunc(s, obeyed) < 0 && utf8.ValidString(s) {
+	if terminalAsIs(s) {
 		return s
 	}
 	lines := strings.Split(s, "\n")
@@ -55,6 +55,12 @@ func TerminalLines(s string) string {
 		lines[i] = TerminalText(l)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// terminalAsIs reports whether TerminalText and TerminalLines return s as it
+// is: valid UTF-8 without a character a terminal obeys.
+func terminalAsIs(s string) bool {
+	return printableASCII(s) || strings.IndexFunc(s, obeyed) < 0 && utf8.ValidString(s)
 }
 
 // terminalCell is a one-line table cell of text from the input: escaped,
