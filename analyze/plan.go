@@ -2,12 +2,14 @@ package analyze
 
 import (
 	"net/netip"
+	"slices"
 	"sort"
 	"strings"
 
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/kubectl-gwtls/kubectl-gwtls/hostname"
+	"github.com/kubectl-gwtls/kubectl-gwtls/internal/cores"
 	"github.com/kubectl-gwtls/kubectl-gwtls/model"
 )
 
@@ -43,47 +45,111 @@ type CertificatePlan struct {
 	Skipped   []hostname.Skipped `json:"skipped,omitempty"`
 }
 
-// Plan computes the provisioning plan from the Result.
+// Plan computes the provisioning plan from the Result. A Gateway's records and
+// certificates are its own (its listeners and their attachments), so
+// Gateways are planned on every core and their parts joined in the Result's
+// order, each slice made once at its size.
 func (r *Result) Plan() Plan {
-	p := Plan{DNS: []DNSRecord{}, Certificates: []CertificatePlan{}}
-	for _, g := range r.Gateways {
-		if !IsTrue(g.Conditions, string(gwv1.GatewayConditionAccepted)) {
-			continue
-		}
-		gwName := model.NameOf(g.Gateway.Obj).String()
-		addrs, typ := gatewayAddresses(g)
-		byHost := map[string][]string{}
-		var hosts []string
-		for _, rl := range mergedListeners(g) {
-			l := rl.l
-			if !l.Accepted || !carriesHostnames(l) {
-				continue
-			}
-			var intersected []string
-			for _, a := range l.Attachments {
-				if a.Parent.Accepted() {
-					intersected = append(intersected, a.Hostnames...)
-				}
-			}
-			names, _ := hostname.DNSRecordNames(intersected)
-			for _, n := range names {
-				if _, ok := byHost[n]; !ok {
-					hosts = append(hosts, n)
-				}
-				byHost[n] = appendUnique(byHost[n], l.Name())
-			}
-			if l.TLSMode() == gwv1.TLSModeTerminate && len(intersected) > 0 {
-				p.Certificates = append(p.Certificates, certificatePlan(gwName, l, intersected))
+	parts := make([]gatewayPlan, len(r.Gateways))
+	cores.Parts(len(r.Gateways), gatewaysPerPlanPart, func() func(lo, hi int) {
+		var room planRoom
+		return func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				parts[i] = room.gateway(r.Gateways[i])
 			}
 		}
-		hostname.SortBySpecificity(hosts)
-		for _, h := range hosts {
-			for _, t := range typ {
-				p.DNS = append(p.DNS, DNSRecord{Hostname: h, Gateway: gwName, Listeners: byHost[h], Addresses: addrs[t], Type: t})
+	})
+	dns, certs := 0, 0
+	for i := range parts {
+		dns += len(parts[i].hosts) * len(parts[i].types)
+		certs += len(parts[i].certs)
+	}
+	p := Plan{DNS: make([]DNSRecord, 0, dns), Certificates: make([]CertificatePlan, 0, certs)}
+	for i := range parts {
+		gp := &parts[i]
+		for j, h := range gp.hosts {
+			for _, t := range gp.types {
+				p.DNS = append(p.DNS, DNSRecord{Hostname: h, Gateway: gp.name, Listeners: gp.listeners[j], Addresses: gp.addrs[t], Type: t})
 			}
 		}
+		p.Certificates = append(p.Certificates, gp.certs...)
 	}
 	return p
+}
+
+// gatewaysPerPlanPart is how many Gateways a core plans at a time.
+const gatewaysPerPlanPart = 8
+
+// gatewayPlan is one accepted Gateway's part of the plan: its DNS records are
+// every host (in order of specificity) by every address type.
+type gatewayPlan struct {
+	name      string
+	hosts     []string
+	listeners [][]string // by host: the listeners that serve it
+	addrs     map[string][]string
+	types     []string
+	certs     []CertificatePlan
+}
+
+// planRoom is the room one core plans a Gateway in, reused from Gateway to
+// Gateway.
+type planRoom struct {
+	byHost      map[string]int // index in hosts
+	hosts       []string
+	listeners   [][]string
+	intersected []string
+}
+
+func (room *planRoom) gateway(g *GatewayResult) gatewayPlan {
+	if !IsTrue(g.Conditions, string(gwv1.GatewayConditionAccepted)) {
+		return gatewayPlan{}
+	}
+	gp := gatewayPlan{name: model.NameOf(g.Gateway.Obj).String()}
+	gp.addrs, gp.types = gatewayAddresses(g)
+	if room.byHost == nil {
+		room.byHost = map[string]int{}
+	}
+	clear(room.byHost)
+	room.hosts, room.listeners = room.hosts[:0], room.listeners[:0]
+	for _, rl := range mergedListeners(g) {
+		l := rl.l
+		if !l.Accepted || !carriesHostnames(l) {
+			continue
+		}
+		intersected := room.intersected[:0]
+		for _, a := range l.Attachments {
+			if a.Parent.Accepted() {
+				intersected = append(intersected, a.Hostnames...)
+			}
+		}
+		room.intersected = intersected
+		names, _ := hostname.DNSRecordNames(intersected)
+		for _, n := range names {
+			i, ok := room.byHost[n]
+			if !ok {
+				i = len(room.hosts)
+				room.byHost[n] = i
+				room.hosts = append(room.hosts, n)
+				room.listeners = append(room.listeners, nil)
+			}
+			room.listeners[i] = appendUnique(room.listeners[i], l.Name())
+		}
+		if l.TLSMode() == gwv1.TLSModeTerminate && len(intersected) > 0 {
+			gp.certs = append(gp.certs, certificatePlan(gp.name, l, intersected))
+		}
+	}
+	// The hosts in order of specificity, each with its listeners.
+	order := make([]int, len(room.hosts))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return hostname.Compare(room.hosts[a], room.hosts[b]) })
+	gp.hosts = make([]string, len(order))
+	gp.listeners = make([][]string, len(order))
+	for i, j := range order {
+		gp.hosts[i], gp.listeners[i] = room.hosts[j], room.listeners[j]
+	}
+	return gp
 }
 
 func certificatePlan(gw string, l *ListenerResult, intersected []string) CertificatePlan {

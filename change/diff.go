@@ -41,8 +41,11 @@ type Diff struct {
 //
 // A request that both sides' tables decide from equal inputs
 // (serving.SameDecision) is decided on neither: its two decisions are equal
-// in everything the comparison reads, so it has no change. compareAll, which
-// decides every row, is the same diff the slow way.
+// in everything the comparison reads, so it has no change. Likewise the plans'
+// records of a Gateway, and the certificate names of a listener, that are
+// equal on both sides are not compared (comparePlansSkipping). compareAll,
+// which decides every row and compares every record, is the same diff the
+// slow way.
 func Compare(base, head *analyze.Result, opts Options) *Diff {
 	return compare(base, head, opts, false)
 }
@@ -85,7 +88,13 @@ func compare(base, head *analyze.Result, opts Options, all bool) *Diff {
 	sections := []func(){
 		func() { d.Hostnames = compareHostnames(b, h, opts) },
 		func() { d.Routes = compareRoutes(b, h) },
-		func() { d.DNS, d.Certificates = comparePlans(b.plan, h.plan) },
+		func() {
+			if all {
+				d.DNS, d.Certificates = comparePlans(b.plan, h.plan)
+			} else {
+				d.DNS, d.Certificates = comparePlansSkipping(b.plan, h.plan, uniqueGateways(base) && uniqueGateways(head))
+			}
+		},
 		func() { d.Findings = compareFindings(base.Findings, head.Findings) },
 	}
 	var wg sync.WaitGroup
@@ -98,6 +107,20 @@ func compare(base, head *analyze.Result, opts Options, all bool) *Diff {
 	}
 	wg.Wait()
 	return d
+}
+
+// uniqueGateways reports whether no two of the Result's Gateways have one
+// name.
+func uniqueGateways(res *analyze.Result) bool {
+	seen := make(map[model.NamespacedName]bool, len(res.Gateways))
+	for _, g := range res.Gateways {
+		n := model.NameOf(g.Gateway.Obj)
+		if seen[n] {
+			return false
+		}
+		seen[n] = true
+	}
+	return true
 }
 
 // side is one configuration and what the comparison reads of it.

@@ -42,6 +42,110 @@ func comparePlans(b, h analyze.Plan) ([]DNSRecord, []CertificateName) {
 	return compareDNS(b.DNS, h.DNS), compareCertificateNames(b.Certificates, h.Certificates)
 }
 
+// comparePlansSkipping is comparePlans with what both plans hold alike left
+// out first: the DNS records of a Gateway whose records are equal on both
+// sides (hostname, type and addresses, in order), and the certificate plan
+// of a listener whose Secret and hostnames are equal on both. What is left
+// out adds no key to one side that the other lacks and changes no address,
+// so it has no change; the rest is compared as comparePlans compares it. A
+// Gateway name that either side holds twice would give two records one key,
+// which the comparison's sort need not order alike when others are left out:
+// then nothing is (unique).
+func comparePlansSkipping(b, h analyze.Plan, unique bool) ([]DNSRecord, []CertificateName) {
+	if !unique {
+		return comparePlans(b, h)
+	}
+	bd, hd := withoutSameDNS(b.DNS, h.DNS)
+	bc, hc := withoutSameCertificates(b.Certificates, h.Certificates)
+	return compareDNS(bd, hd), compareCertificateNames(bc, hc)
+}
+
+// withoutSameDNS are both sides' records less those of the Gateways whose
+// records are the same on both.
+func withoutSameDNS(b, h []analyze.DNSRecord) ([]analyze.DNSRecord, []analyze.DNSRecord) {
+	br, hr := dnsRuns(b), dnsRuns(h)
+	same := map[string]bool{}
+	for gw, x := range br {
+		y, ok := hr[gw]
+		if ok && x.lo >= 0 && y.lo >= 0 && slices.EqualFunc(b[x.lo:x.hi], h[y.lo:y.hi], func(p, q analyze.DNSRecord) bool {
+			return p.Hostname == q.Hostname && p.Type == q.Type && slices.Equal(p.Addresses, q.Addresses)
+		}) {
+			same[gw] = true
+		}
+	}
+	if len(same) == 0 {
+		return b, h
+	}
+	keep := func(rs []analyze.DNSRecord) []analyze.DNSRecord {
+		out := make([]analyze.DNSRecord, 0, len(rs))
+		for _, r := range rs {
+			if !same[r.Gateway] {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	return keep(b), keep(h)
+}
+
+// run is where a Gateway's records are in a plan's DNS; lo is -1 when they
+// are not one run.
+type run struct{ lo, hi int }
+
+func dnsRuns(rs []analyze.DNSRecord) map[string]run {
+	runs := map[string]run{}
+	for i := 0; i < len(rs); {
+		gw := rs[i].Gateway
+		j := i + 1
+		for j < len(rs) && rs[j].Gateway == gw {
+			j++
+		}
+		if _, ok := runs[gw]; ok {
+			runs[gw] = run{-1, -1}
+		} else {
+			runs[gw] = run{i, j}
+		}
+		i = j
+	}
+	return runs
+}
+
+// withoutSameCertificates are both sides' certificate plans less those of
+// the listeners (by Gateway and name) that have one plan on each side, with
+// the same Secret and hostnames: the names the comparison keys by that
+// Gateway and listener are then the same on both.
+func withoutSameCertificates(b, h []analyze.CertificatePlan) ([]analyze.CertificatePlan, []analyze.CertificatePlan) {
+	type listenerKey struct{ gateway, listener string }
+	index := func(ps []analyze.CertificatePlan) map[listenerKey]int {
+		m := make(map[listenerKey]int, len(ps))
+		for i, p := range ps {
+			k := listenerKey{p.Gateway, p.Listener}
+			if _, ok := m[k]; ok {
+				m[k] = -1 // more than one plan: compared, not skipped
+			} else {
+				m[k] = i
+			}
+		}
+		return m
+	}
+	bi, hi := index(b), index(h)
+	same := func(k listenerKey) bool {
+		i, j := bi[k], hi[k]
+		return i >= 0 && j >= 0 && b[i].Secret == h[j].Secret && slices.Equal(b[i].Hostnames, h[j].Hostnames)
+	}
+	keep := func(ps []analyze.CertificatePlan, other map[listenerKey]int) []analyze.CertificatePlan {
+		out := make([]analyze.CertificatePlan, 0, len(ps))
+		for _, p := range ps {
+			k := listenerKey{p.Gateway, p.Listener}
+			if _, ok := other[k]; !ok || !same(k) {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
+	return keep(b, hi), keep(h, bi)
+}
+
 type dnsKey struct{ hostname, gateway, typ string }
 
 func compareDNS(b, h []analyze.DNSRecord) []DNSRecord {

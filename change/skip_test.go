@@ -25,6 +25,12 @@ import (
 // and returns how many hostname entries the diff has.
 func sameAsAll(t *testing.T, what string, base, head *analyze.Result) int {
 	t.Helper()
+	return len(sameDiffAsAll(t, what, base, head).Hostnames)
+}
+
+// sameDiffAsAll is sameAsAll returning Compare's diff.
+func sameDiffAsAll(t *testing.T, what string, base, head *analyze.Result) *change.Diff {
+	t.Helper()
 	opts := change.Options{Now: now, WarnExpiry: warnExpiry}
 	all, err := json.Marshal(change.CompareAll(base, head, opts))
 	if err != nil {
@@ -38,7 +44,7 @@ func sameAsAll(t *testing.T, what string, base, head *analyze.Result) int {
 	if !bytes.Equal(got, all) {
 		t.Errorf("%s: Compare differs from CompareAll:\n  Compare:    %.2000s\n  CompareAll: %.2000s", what, got, all)
 	}
-	return len(d.Hostnames)
+	return d
 }
 
 // analyzeYAML loads and analyzes a configuration, nil when it does not load.
@@ -156,7 +162,13 @@ var mutations = []mutation{
 	{"gatewayClassName", regexp.MustCompile(`(gatewayClassName: )(\S+)`), func(m []string) string { return m[1] + m[2] + "x" }},
 	{"Secret data", regexp.MustCompile(`(tls.crt: )(\S+)`), func(m []string) string { return m[1] + "bm90IGEgY2VydGlmaWNhdGU=" }},
 	{"allowedRoutes", regexp.MustCompile(`(from: )All`), func(m []string) string { return m[1] + "Same" }},
+	{"Gateway address", regexp.MustCompile(`(\n    value: \d+\.\d+\.\d+\.)(\d+)`), func(m []string) string { return m[1] + "1" + m[2] }},
+	{"Gateway address type", regexp.MustCompile(`(- type: )IPAddress`), func(m []string) string { return m[1] + "Hostname" }},
 }
+
+// planMutations are the mutations that must change the DNS or certificate
+// plan somewhere, so that the plans' comparison is held to CompareAll's too.
+var planMutations = []string{"listener hostname", "route hostname", "route hostnames removed", "certificate ref", "listener name", "Gateway address", "Gateway address type"}
 
 // mutate applies a mutation to its nth match in data; false when there is none.
 func mutate(data []byte, mu mutation, n int) ([]byte, bool) {
@@ -205,7 +217,7 @@ func TestCompareSkipsNoMutatedInput(t *testing.T) {
 			names, inputs[name] = append(names, name), [][]byte{data}
 		}
 	}
-	seen := map[string]bool{}
+	seen, seenPlan := map[string]bool{}, map[string]bool{}
 	for _, name := range names {
 		for _, orig := range inputs[name] {
 			shared := load.NewShared()
@@ -219,10 +231,12 @@ func TestCompareSkipsNoMutatedInput(t *testing.T) {
 					return
 				}
 				what = fmt.Sprintf("%s: %s", name, what)
-				n := sameAsAll(t, what, o, m)
-				n += sameAsAll(t, what+" (reversed)", m, o)
-				if n > 0 {
+				d, r := sameDiffAsAll(t, what, o, m), sameDiffAsAll(t, what+" (reversed)", m, o)
+				if len(d.Hostnames)+len(r.Hostnames) > 0 {
 					seen[what[len(name)+2:]] = true
+				}
+				if len(d.DNS)+len(d.Certificates)+len(r.DNS)+len(r.Certificates) > 0 {
+					seenPlan[what[len(name)+2:]] = true
 				}
 			}
 			for _, mu := range mutations {
@@ -246,8 +260,16 @@ func TestCompareSkipsNoMutatedInput(t *testing.T) {
 		if mu.name == "allowedRoutes" || mu.name == "creation timestamp" || mu.name == "gatewayClassName" {
 			continue // may change none in these cases; compared all the same
 		}
+		if mu.name == "Gateway address" || mu.name == "Gateway address type" {
+			continue // the plans' records (planMutations), not a request's serving
+		}
 		if !seen[mu.name+" #0"] && !seen[mu.name+" #1"] && !seen[mu.name+" #2"] {
 			t.Errorf("mutation %q changed no hostname's serving in any case: it tests nothing", mu.name)
+		}
+	}
+	for _, mu := range planMutations {
+		if !seenPlan[mu+" #0"] && !seenPlan[mu+" #1"] && !seenPlan[mu+" #2"] {
+			t.Errorf("mutation %q changed no DNS record or certificate name in any case: the plans' comparison is not tested by it", mu)
 		}
 	}
 	if !seen["document removed"] {
