@@ -166,58 +166,13 @@ func takesBothKinds(as []*Attachment) bool {
 // open. A route with no creationTimestamp has not been created yet (a manifest
 // not applied), so it is the newest.
 func routeOrder(a, b *model.Route) int {
-	if c := createdOrder(&a.ObjectMeta.CreationTimestamp, &b.ObjectMeta.CreationTimestamp); c != 0 {
+	if c := model.CreatedOrder(&a.ObjectMeta.CreationTimestamp, &b.ObjectMeta.CreationTimestamp); c != 0 {
 		return c
 	}
-	if c := joinedCompare(a.ObjectMeta.Namespace, a.ObjectMeta.Name, b.ObjectMeta.Namespace, b.ObjectMeta.Name); c != 0 {
+	if c := model.JoinedCompare(a.ObjectMeta.Namespace, a.ObjectMeta.Name, b.ObjectMeta.Namespace, b.ObjectMeta.Name); c != 0 {
 		return c
 	}
 	return strings.Compare(a.Kind, b.Kind)
-}
-
-// joinedCompare compares a1+"/"+a2 with b1+"/"+b2 without building them: "a"
-// and "a-b" as namespaces order "a-b/x" before "a/x", as the joined strings do.
-func joinedCompare(a1, a2, b1, b2 string) int {
-	if a1 == b1 {
-		return strings.Compare(a2, b2)
-	}
-	n := min(len(a1), len(b1))
-	if a1[:n] != b1[:n] {
-		return strings.Compare(a1[:n], b1[:n])
-	}
-	// One namespace is a prefix of the other: the shorter one's "/" meets
-	// the longer one's next byte.
-	if len(a1) < len(b1) {
-		return cmpByte('/', b1[n])
-	}
-	return cmpByte(a1[n], '/')
-}
-
-func cmpByte(a, b byte) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-// createdOrder orders two creation times, the oldest first; a zero time (not
-// yet created) is after every other. 0 when they are equal.
-func createdOrder(a, b *metav1.Time) int {
-	switch {
-	case a.Equal(b):
-		return 0
-	case a.IsZero() != b.IsZero():
-		if a.IsZero() {
-			return 1
-		}
-		return -1
-	case a.Before(b):
-		return -1
-	}
-	return 1
 }
 
 // meets reports whether two attachments to one listener serve a hostname in

@@ -233,20 +233,3 @@ func mapValues(m map[string]string) []string {
 	}
 	return out
 }
-
-// joinedCompare orders as the joined "{namespace}/{name}" strings do.
-func TestJoinedCompare(t *testing.T) {
-	parts := []string{"", "a", "a-b", "ab", "b", "a.", "a0", "z"} // names hold no "/"
-	for _, a1 := range parts {
-		for _, a2 := range parts {
-			for _, b1 := range parts {
-				for _, b2 := range parts {
-					want := strings.Compare(a1+"/"+a2, b1+"/"+b2)
-					if got := analyze.JoinedCompare(a1, a2, b1, b2); got != want {
-						t.Errorf("joinedCompare(%q, %q, %q, %q) = %d, want %d", a1, a2, b1, b2, got, want)
-					}
-				}
-			}
-		}
-	}
-}

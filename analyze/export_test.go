@@ -16,6 +16,3 @@ func SetSelectorBudget(n int) int {
 	selectorBudget = n
 	return old
 }
-
-// JoinedCompare is joinedCompare, for its test.
-var JoinedCompare = joinedCompare

@@ -5,6 +5,7 @@ package model
 
 import (
 	"fmt"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
@@ -143,6 +144,37 @@ func CreatedOrder(a, b *metav1.Time) int {
 		return -1
 	}
 	return a.Time.Compare(b.Time)
+}
+
+// JoinedCompare compares a1+"/"+a2 with b1+"/"+b2 without building them
+// ("{namespace}/{name}", the order of precedence ties): namespaces "a" and
+// "a-b" order "a-b/x" before "a/x", as the joined strings do.
+func JoinedCompare(a1, a2, b1, b2 string) int {
+	if a1 == b1 {
+		return strings.Compare(a2, b2)
+	}
+	n := min(len(a1), len(b1))
+	if a1[:n] != b1[:n] {
+		return strings.Compare(a1[:n], b1[:n])
+	}
+	// One namespace is a prefix of the other: its "/" meets the other's next byte.
+	switch {
+	case len(a1) < len(b1) && b1[n] != '/':
+		return cmpByte('/', b1[n])
+	case len(a1) > len(b1) && a1[n] != '/':
+		return cmpByte(a1[n], '/')
+	}
+	return strings.Compare(a1+"/"+a2, b1+"/"+b2)
+}
+
+func cmpByte(a, b byte) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
 
 // Named is an object's metadata as NameOf reads it: a metav1.Object or a

@@ -294,27 +294,7 @@ func routeBefore(a, b *Route) bool {
 	if c := model.CreatedOrder(&ma.CreationTimestamp, &mb.CreationTimestamp); c != 0 {
 		return c < 0
 	}
-	return joinedLess(ma.Namespace, ma.Name, mb.Namespace, mb.Name)
-}
-
-// joinedLess is a1+"/"+a2 < b1+"/"+b2 without building the strings: ties of
-// route precedence are the common case, and most of them differ in the name.
-func joinedLess(a1, a2, b1, b2 string) bool {
-	if a1 == b1 {
-		return a2 < b2
-	}
-	n := min(len(a1), len(b1))
-	if a1[:n] != b1[:n] {
-		return a1 < b1
-	}
-	// One namespace is a prefix of the other: its "/" meets the other's next byte.
-	if len(a1) < len(b1) && b1[n] != '/' {
-		return '/' < b1[n]
-	}
-	if len(a1) > len(b1) && a1[n] != '/' {
-		return a1[n] < '/'
-	}
-	return a1+"/"+a2 < b1+"/"+b2
+	return model.JoinedCompare(ma.Namespace, ma.Name, mb.Namespace, mb.Name) < 0
 }
 
 // certificateFor is the certificate the listener presents to a client that sent

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -63,7 +64,7 @@ func refs(routes []*Route) []string {
 	return out
 }
 
-// TestJoinedLessIsConcatenation: joinedLess orders as comparing the joined
+// TestJoinedLessIsConcatenation: model.JoinedCompare orders as comparing the joined
 // "namespace/name" strings does, for every pair of short strings over letters
 // that sort before, after and as "/".
 func TestJoinedLessIsConcatenation(t *testing.T) {
@@ -83,8 +84,8 @@ func TestJoinedLessIsConcatenation(t *testing.T) {
 		for _, a2 := range parts[:5] {
 			for _, b1 := range parts {
 				for _, b2 := range parts[:5] {
-					if got, want := joinedLess(a1, a2, b1, b2), a1+"/"+a2 < b1+"/"+b2; got != want {
-						t.Fatalf("joinedLess(%q, %q, %q, %q) = %v, want %v", a1, a2, b1, b2, got, want)
+					if got, want := model.JoinedCompare(a1, a2, b1, b2), strings.Compare(a1+"/"+a2, b1+"/"+b2); got != want {
+						t.Fatalf("JoinedCompare(%q, %q, %q, %q) = %v, want %v", a1, a2, b1, b2, got, want)
 					}
 				}
 			}
