@@ -100,6 +100,7 @@ func (e *engine) crossServing(listeners []*ListenerResult) {
 			}
 		}
 	}
+	var rejected []*ParentResult
 	for _, x := range losses {
 		rr, r := x.a.Route, x.a.Route.Route
 		msg, fix := outrankedMessage(x.a, x.by)
@@ -116,6 +117,7 @@ func (e *engine) crossServing(listeners []*ListenerResult) {
 			} else if p.rejected == nil {
 				p.rejected = problemOf(rules.RouteAcceptedHostnameConflict, msg, fix)
 				e.rejectedFinding(&e.crossFindings, p)
+				rejected = append(rejected, p)
 			}
 			if e.tracing(r.Kind, r.ObjectMeta.Namespace, r.ObjectMeta.Name) {
 				p.rareOf().trace = append(p.Trace(), Step{Rule: "route.crossServing", Subject: "listener " + x.l.Name(), Detail: msg, Fix: fix})
@@ -123,6 +125,37 @@ func (e *engine) crossServing(listeners []*ListenerResult) {
 		}
 		x.l.Outranked = append(x.l.Outranked, o)
 	}
+	for _, p := range rejected {
+		uncountInactive(p)
+	}
+}
+
+// uncountInactive takes a parentRef the rule rejected out of the counts of
+// the listeners it would take if they were accepted: they count only routes
+// with Accepted=True (ListenerStatus.AttachedRoutes), unless another accepted
+// parentRef of the route counts it there too.
+func uncountInactive(p *ParentResult) {
+	if p.rare == nil {
+		return
+	}
+	rr := p.Route
+	for _, l := range p.rare.inactive {
+		stays := false
+		for _, q := range rr.Parents {
+			if q != p && q.Accepted() && slices.Contains(q.inactive(), l) {
+				stays = true
+			}
+		}
+		if !stays {
+			l.Inactive = slices.DeleteFunc(l.Inactive, func(r *RouteResult) bool { return r == rr })
+			if len(l.Inactive) == 0 {
+				l.Inactive = nil
+			} else {
+				l.Inactive = l.Inactive[:len(l.Inactive):len(l.Inactive)]
+			}
+		}
+	}
+	p.rare.inactive = nil
 }
 
 // exact is as with no room past its length, as every list of a Result is

@@ -2,6 +2,7 @@ package analyze_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -186,9 +187,30 @@ func TestCrossServing(t *testing.T) {
 			attached: map[string]int32{"plain": 1, "wild": 1},
 		},
 	}
+	// A listener that is not accepted counts the routes it would take while
+	// they are accepted through another listener, and no longer once the rule
+	// rejects them.
+	conflicted := append(slices.Clone(listeners), "{name: c-http, port: 9090, protocol: HTTP}", "{name: c-tcp, port: 9090, protocol: TCP}")
+	tests = append(tests, struct {
+		name     string
+		routes   []string
+		want     map[string]string
+		attached map[string]int32
+		partial  int
+	}{
+		name: "a rejected route no longer counts on a listener that is not accepted",
+		routes: []string{crossRoute("GRPCRoute", "api", jan, toGW, "api.example.com"),
+			crossRoute("HTTPRoute", "web", feb, toGW, "api.example.com")},
+		want:     map[string]string{"GRPCRoute/api": ok, "HTTPRoute/web": refused},
+		attached: map[string]int32{"plain": 1, "wild": 1, "c-http": 1},
+	})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			docs := append([]string{classDoc, gatewayDoc(listeners...), crossService}, tt.routes...)
+			ls := listeners
+			if strings.HasPrefix(tt.name, "a rejected route no longer counts") {
+				ls = conflicted
+			}
+			docs := append([]string{classDoc, gatewayDoc(ls...), crossService}, tt.routes...)
 			res := analyzeDocs(t, analyze.Options{}, docs...)
 			for route, want := range tt.want {
 				kind, name, _ := strings.Cut(route, "/")
