@@ -42,11 +42,13 @@ func TestVerdict(t *testing.T) {
 		// GRPCRouteSpec.Hostnames requires Accepted=False of the route it refuses and names no reason.
 		{"a reason the spec does not name for the entry: any reason of that status agrees", written(accepted, "False", "NoMatchingParent"),
 			computed(accepted, "False", string(rules.RouteAcceptedHostnameConflict.Condition.Reason)), StatusOnly},
+		{"a route's ResolvedRefs with the policy's reason: the spec names no route reason for it", written(string(gwv1.RouteConditionResolvedRefs), "False", "BackendNotFound"),
+			computed(string(gwv1.RouteConditionResolvedRefs), "False", string(rules.RouteResolvedRefsNoValidCACertificate.Condition.Reason)), StatusOnly},
 		{"a reason the spec does not name for the entry, another status", written(accepted, "True", "Accepted"),
 			computed(accepted, "False", string(rules.RouteAcceptedHostnameConflict.Condition.Reason)), Differs},
 	}
 	// The entry each condition type of the table is on.
-	kinds := map[string]entryKind{accepted: routeParentEntry, programmed: gatewayEntry, string(gwv1.ListenerConditionConflicted): listenerEntry}
+	kinds := map[string]entryKind{accepted: routeParentEntry, string(gwv1.RouteConditionResolvedRefs): routeParentEntry, programmed: gatewayEntry, string(gwv1.ListenerConditionConflicted): listenerEntry}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := verdict(kinds[tt.c.Type], tt.w, tt.c); got != tt.want {

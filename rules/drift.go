@@ -44,7 +44,8 @@ var (
 		"A condition the Gateway API defines for the object has a different status, or a different reason "+
 			"from the Gateway API vocabulary (its reason constants), than the one a conformant controller "+
 			"would write for this configuration. A reason outside that vocabulary is implementation-specific "+
-			"and is compared by status only; condition types the spec does not define are listed as "+
+			"and is compared by status only, and so is any reason where the spec requires a status and names no reason for that kind of entry "+
+			"(the engine's reason is then not one the Gateway API gives it: route/Accepted/HostnameConflict, route/ResolvedRefs/NoValidCACertificate, route/ResolvedRefs/Invalid); condition types the spec does not define are listed as "+
 			"implementation-specific by explain and render status --diff, not reported. Programmed=False with "+
 			"a data-plane reason (Pending, NoResources, AddressNotAssigned, AddressNotUsable) is the data "+
 			"plane's state, not the configuration's, and is not reported either. The finding names both "+
